@@ -1,0 +1,187 @@
+//! The one error type of the crate.
+
+use core::fmt;
+
+use crate::{ENCODED_LEN, MAX_TIMESTAMP};
+
+/// Everything that can go wrong when parsing, converting or generating a Ulid-Flake.
+///
+/// Callers tell the kinds apart by matching on the variants; every variant carries the
+/// value that was found, and its message says what was expected and what was found. A
+/// message never repeats a whole input: a malformed string is described by its length
+/// or by the one character that is wrong.
+///
+/// The type is `Copy` and holds no heap data, so it works without `alloc` and in `const`
+/// contexts (the [`ulid_flake!`](crate::ulid_flake) macro relies on that).
+///
+/// ```
+/// use ulid_flake_core::{Error, UlidFlake};
+///
+/// let err = "00CMXB6TAK4SI".parse::<UlidFlake>().unwrap_err();
+/// assert_eq!(err, Error::InvalidCharacter { index: 12, found: b'I' });
+/// assert_eq!(
+///     err.to_string(),
+///     "invalid character 'I' at index 12: expected a Crockford Base32 digit \
+///      (0-9, A-Z without I, L, O, U, in either case)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Error {
+    /// A text form did not have exactly 13 bytes.
+    InvalidLength {
+        /// The length of the input, in bytes.
+        found: usize,
+    },
+    /// A text form held a byte outside the Crockford Base32 alphabet.
+    InvalidCharacter {
+        /// The 0-based byte index of the first offending byte.
+        index: usize,
+        /// The offending byte (the first byte of it, for a non-ASCII character).
+        found: u8,
+    },
+    /// A value does not fit the 63 bits of a Ulid-Flake (negative, or above `i64::MAX`;
+    /// for text, a first character above `7`).
+    OutOfRange {
+        /// The value that was found.
+        found: i128,
+    },
+    /// A randomness field given to a constructor is wider than its layout allows.
+    RandomnessOutOfRange {
+        /// The randomness that was found.
+        found: u32,
+        /// The largest randomness of the layout (`2^20 - 1` or `2^15 - 1`).
+        max: u32,
+    },
+    /// The randomness of the current millisecond is exhausted: no ID can be made in it
+    /// without breaking the order. Wait for the next millisecond (the generator's
+    /// `generate_blocking` and `generate_async` do that for you).
+    Overflow {
+        /// The millisecond, since the epoch, that is exhausted.
+        timestamp_ms: u64,
+    },
+    /// The clock went backwards by more than the generator's rollback allowance.
+    ClockMovedBackwards {
+        /// How far back the clock is, in milliseconds, from the last ID's timestamp.
+        by_ms: u64,
+        /// The generator's allowance, in milliseconds.
+        allowance_ms: u64,
+    },
+    /// A moment lies before the epoch or more than `2^43 - 1` ms after it.
+    TimestampOutOfRange {
+        /// The moment, in milliseconds since the epoch (negative before it).
+        found_ms: i128,
+    },
+    /// An epoch so late that IDs made from it could not be told in Unix milliseconds
+    /// within 48 bits (after the year 10610).
+    InvalidEpoch {
+        /// The epoch that was found, in Unix milliseconds (negative before 1970).
+        found_unix_ms: i128,
+    },
+    /// An entropy size outside `1..=3` bytes (stand-alone) or `1..=2` bytes (scalable).
+    InvalidEntropySize {
+        /// The entropy size that was found, in bytes.
+        found: u8,
+        /// The largest size the layout allows, in bytes.
+        max: u8,
+    },
+    /// A scalability id outside `0..=31`.
+    InvalidScalabilityId {
+        /// The id that was found.
+        found: u64,
+    },
+    /// An environment variable that configures the default generator held a value that is
+    /// not a number.
+    InvalidEnvironmentVariable {
+        /// The variable's name.
+        name: &'static str,
+        /// What the variable must hold.
+        expected: &'static str,
+    },
+    /// The process-wide default generator was configured after it had already been set up,
+    /// by an earlier configuration or by a first use.
+    DefaultGeneratorAlreadySet,
+    /// A UUID that does not come from [`UlidFlake::to_uuid_v7`](crate::UlidFlake) with the
+    /// given epoch.
+    InvalidUuid {
+        /// Which property of the UUID does not hold.
+        expected: &'static str,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::InvalidLength { found } => write!(
+                f,
+                "invalid length: expected {ENCODED_LEN} characters, found {found} bytes"
+            ),
+            Self::InvalidCharacter { index, found } => {
+                f.write_str("invalid character ")?;
+                if found.is_ascii() {
+                    write!(f, "'{}'", (found as char).escape_debug())?;
+                } else {
+                    write!(f, "(non-ASCII byte 0x{found:02X})")?;
+                }
+                write!(
+                    f,
+                    " at index {index}: expected a Crockford Base32 digit \
+                     (0-9, A-Z without I, L, O, U, in either case)"
+                )
+            }
+            Self::OutOfRange { found } => write!(
+                f,
+                "value out of range: expected 0..={} (a first character 0-7 in text), found {found}",
+                i64::MAX
+            ),
+            Self::RandomnessOutOfRange { found, max } => write!(
+                f,
+                "randomness out of range: expected 0..={max}, found {found}"
+            ),
+            Self::Overflow { timestamp_ms } => write!(
+                f,
+                "randomness overflow: millisecond {timestamp_ms} since the epoch has no ID left; \
+                 expected a call in a later millisecond"
+            ),
+            Self::ClockMovedBackwards {
+                by_ms,
+                allowance_ms,
+            } => write!(
+                f,
+                "clock moved backwards: expected at most {allowance_ms} ms behind the last ID, \
+                 found {by_ms} ms behind"
+            ),
+            Self::TimestampOutOfRange { found_ms } => write!(
+                f,
+                "timestamp out of range: expected 0..={MAX_TIMESTAMP} ms since the epoch, \
+                 found {found_ms} ms"
+            ),
+            Self::InvalidEpoch { found_unix_ms } => write!(
+                f,
+                "invalid epoch: expected 0..={} ms since 1970-01-01, found {found_unix_ms} ms",
+                crate::Epoch::MAX.unix_ms()
+            ),
+            Self::InvalidEntropySize { found, max } => write!(
+                f,
+                "invalid entropy size: expected 1..={max} bytes for this layout, found {found}"
+            ),
+            Self::InvalidScalabilityId { found } => {
+                write!(f, "invalid scalability id: expected 0..=31, found {found}")
+            }
+            Self::InvalidEnvironmentVariable { name, expected } => write!(
+                f,
+                "invalid environment variable {name}: expected {expected}, found another value"
+            ),
+            Self::DefaultGeneratorAlreadySet => f.write_str(
+                "default generator already set: expected to configure it once, \
+                 before its first use, found it configured or used already",
+            ),
+            Self::InvalidUuid { expected } => write!(
+                f,
+                "not a UUID mapped from a Ulid-Flake: expected {expected}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for Error {}

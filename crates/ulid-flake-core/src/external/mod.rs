@@ -1,0 +1,6 @@
+//! Integrations with other crates, each behind a feature named after the crate.
+
+#[cfg(feature = "serde")]
+pub(crate) mod serde_support;
+#[cfg(feature = "uuid")]
+mod uuid_support;

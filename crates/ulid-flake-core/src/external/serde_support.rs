@@ -1,0 +1,242 @@
+//! serde: the canonical text for human-readable formats, the integer for binary ones.
+
+use core::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, Unexpected, Visitor};
+use serde::ser::{Serialize, Serializer};
+
+use crate::{ENCODED_LEN, Id, UlidFlake};
+
+impl Serialize for UlidFlake {
+    /// The canonical text in human-readable formats (JSON, TOML, query strings), the `u64`
+    /// in the others (bincode, CBOR, postcard).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if serializer.is_human_readable() {
+            AsText(*self).serialize(serializer)
+        } else {
+            AsInteger(*self).serialize(serializer)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for UlidFlake {
+    /// The canonical text from human-readable formats — through `deserialize_str`, which
+    /// axum's `Path` and `Query` extractors support — and the integer from the others.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        if deserializer.is_human_readable() {
+            AsText::deserialize(deserializer).map(|text| text.0)
+        } else {
+            AsInteger::deserialize(deserializer).map(|integer| integer.0)
+        }
+    }
+}
+
+impl<T: ?Sized> Serialize for Id<T> {
+    /// As [`UlidFlake`]'s.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_ulid_flake().serialize(serializer)
+    }
+}
+
+impl<'de, T: ?Sized> Deserialize<'de> for Id<T> {
+    /// As [`UlidFlake`]'s.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        UlidFlake::deserialize(deserializer).map(Self::from_ulid_flake)
+    }
+}
+
+/// An ID serialized as its canonical text in every format.
+pub(crate) struct AsText(pub(crate) UlidFlake);
+
+/// An ID serialized as its integer in every format.
+pub(crate) struct AsInteger(pub(crate) UlidFlake);
+
+impl Serialize for AsText {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut buf = [0; ENCODED_LEN];
+        serializer.serialize_str(self.0.encode(&mut buf))
+    }
+}
+
+impl Serialize for AsInteger {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(self.0.to_u64())
+    }
+}
+
+impl<'de> Deserialize<'de> for AsText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(TextVisitor).map(Self)
+    }
+}
+
+impl<'de> Deserialize<'de> for AsInteger {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_u64(IntegerVisitor).map(Self)
+    }
+}
+
+struct TextVisitor;
+
+impl Visitor<'_> for TextVisitor {
+    type Value = UlidFlake;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A number here is the classic mistake: a JavaScript client that parsed the ID as a
+        // number has already lost precision (every ID since 2024-04-09 exceeds 2^53).
+        f.write_str("a Ulid-Flake as a 13-character Crockford Base32 string (not a number: IDs exceed 2^53)")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<UlidFlake, E> {
+        UlidFlake::parse_str(text).map_err(E::custom)
+    }
+
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<UlidFlake, E> {
+        UlidFlake::parse_ascii(bytes).map_err(E::custom)
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<UlidFlake, E> {
+        Err(E::invalid_type(Unexpected::Unsigned(value), &self))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<UlidFlake, E> {
+        Err(E::invalid_type(Unexpected::Signed(value), &self))
+    }
+}
+
+struct IntegerVisitor;
+
+impl Visitor<'_> for IntegerVisitor {
+    type Value = UlidFlake;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a Ulid-Flake as an integer 0..={}", i64::MAX)
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<UlidFlake, E> {
+        UlidFlake::from_u64(value).map_err(E::custom)
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<UlidFlake, E> {
+        UlidFlake::from_i64(value).map_err(E::custom)
+    }
+}
+
+/// Defines a `with` module that (de)serializes through `$wrapper` in every format.
+macro_rules! with_module {
+    ($(#[$doc:meta])* $name:ident, $wrapper:ident) => {
+        $(#[$doc])*
+        pub mod $name {
+            use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+            use crate::UlidFlake;
+            use crate::external::serde_support::$wrapper;
+
+            /// Serializes a [`UlidFlake`] or an [`Id`](crate::Id).
+            ///
+            /// # Errors
+            ///
+            /// The serializer's.
+            pub fn serialize<V, S>(value: &V, serializer: S) -> Result<S::Ok, S::Error>
+            where
+                V: Copy + Into<UlidFlake>,
+                S: Serializer,
+            {
+                $wrapper((*value).into()).serialize(serializer)
+            }
+
+            /// Deserializes a [`UlidFlake`] or an [`Id`](crate::Id).
+            ///
+            /// # Errors
+            ///
+            /// The deserializer's, and the parse error for a bad value.
+            pub fn deserialize<'de, V, D>(deserializer: D) -> Result<V, D::Error>
+            where
+                V: From<UlidFlake>,
+                D: Deserializer<'de>,
+            {
+                $wrapper::deserialize(deserializer).map(|wrapped| V::from(wrapped.0))
+            }
+
+            /// The same for an `Option`: `None` is the format's null.
+            pub mod option {
+                use super::*;
+
+                /// Serializes an optional [`UlidFlake`] or [`Id`](crate::Id).
+                ///
+                /// # Errors
+                ///
+                /// The serializer's.
+                pub fn serialize<V, S>(value: &Option<V>, serializer: S) -> Result<S::Ok, S::Error>
+                where
+                    V: Copy + Into<UlidFlake>,
+                    S: Serializer,
+                {
+                    value.map(|value| $wrapper(value.into())).serialize(serializer)
+                }
+
+                /// Deserializes an optional [`UlidFlake`] or [`Id`](crate::Id).
+                ///
+                /// # Errors
+                ///
+                /// The deserializer's, and the parse error for a bad value.
+                pub fn deserialize<'de, V, D>(deserializer: D) -> Result<Option<V>, D::Error>
+                where
+                    V: From<UlidFlake>,
+                    D: Deserializer<'de>,
+                {
+                    Ok(Option::<$wrapper>::deserialize(deserializer)?.map(|wrapped| V::from(wrapped.0)))
+                }
+            }
+        }
+    };
+}
+
+with_module!(
+    /// `#[serde(with = "ulid_flake_core::serde::text")]`: always the 13-character text,
+    /// in binary formats too.
+    ///
+    /// ```
+    /// use serde::{Deserialize, Serialize};
+    /// use ulid_flake_core::{Id, ulid_flake};
+    ///
+    /// #[derive(Serialize, Deserialize)]
+    /// struct Row {
+    ///     #[serde(with = "ulid_flake_core::serde::text")]
+    ///     id: Id<Row>,
+    ///     #[serde(with = "ulid_flake_core::serde::text::option")]
+    ///     parent: Option<Id<Row>>,
+    /// }
+    ///
+    /// let row = Row { id: ulid_flake!("00CMXB6TAK4SA").into(), parent: None };
+    /// assert_eq!(serde_json::to_string(&row)?, r#"{"id":"00CMXB6TAK4SA","parent":null}"#);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    text,
+    AsText
+);
+
+with_module!(
+    /// `#[serde(with = "ulid_flake_core::serde::integer")]`: always the integer, in
+    /// human-readable formats too — for consumers that can hold 64-bit integers exactly
+    /// (not JavaScript's `number`).
+    ///
+    /// ```
+    /// use serde::{Deserialize, Serialize};
+    /// use ulid_flake_core::{UlidFlake, ulid_flake};
+    ///
+    /// #[derive(Serialize, Deserialize)]
+    /// struct Row {
+    ///     #[serde(with = "ulid_flake_core::serde::integer")]
+    ///     id: UlidFlake,
+    ///     #[serde(with = "ulid_flake_core::serde::integer::option")]
+    ///     parent: Option<UlidFlake>,
+    /// }
+    ///
+    /// let row = Row { id: ulid_flake!("00CMXB6TAK4SA"), parent: Some(UlidFlake::MIN) };
+    /// assert_eq!(serde_json::to_string(&row)?, r#"{"id":14246757444195114,"parent":0}"#);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    integer,
+    AsInteger
+);

@@ -1,0 +1,88 @@
+//! UUIDv7 interop, for systems whose ID columns are UUIDs.
+
+use uuid::Uuid;
+
+use crate::{Epoch, Error, RANDOMNESS_BITS, UlidFlake};
+
+/// Bits 79..76 of a UUID: the version.
+const VERSION_7: u128 = 0x7 << 76;
+/// Bits 63..62 of a UUID: the RFC 9562 variant, `0b10`.
+const VARIANT_RFC: u128 = 0b10 << 62;
+/// Where the low 8 bits of the randomness go: the top of `rand_b`.
+const RAND_B_SHIFT: u32 = 54;
+
+impl UlidFlake {
+    /// The UUIDv7 of this ID, given the epoch it was made with.
+    ///
+    /// The mapping (RFC 9562 field names): `unix_ts_ms` holds the ID's moment in Unix
+    /// milliseconds; `rand_a` holds the top 12 bits of the 20-bit randomness; the first 8
+    /// bits of `rand_b` hold its low 8 bits; the other 54 bits of `rand_b` are zero. It is
+    /// lossless ([`UlidFlake::from_uuid_v7`] inverts it) and keeps the order: for IDs of one
+    /// epoch, `a < b` exactly when `a.to_uuid_v7(e) < b.to_uuid_v7(e)`, so UUID columns sort
+    /// as the IDs do. Both layouts map alike (the scalable id rides in the randomness bits).
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, ulid_flake};
+    ///
+    /// let id = ulid_flake!("00CMXB6TAK4SA");
+    /// let uuid = id.to_uuid_v7(Epoch::DEFAULT);
+    /// assert_eq!(uuid.get_version_num(), 7);
+    /// assert_eq!(uuid.to_string(), "018fec27-8f4a-7993-8a80-000000000000");
+    /// ```
+    pub fn to_uuid_v7(self, epoch: Epoch) -> Uuid {
+        let unix_ms = u128::from(self.unix_ms(epoch));
+        let randomness = u128::from(self.randomness());
+        Uuid::from_u128(
+            unix_ms << 80
+                | VERSION_7
+                | (randomness >> 8) << 64
+                | VARIANT_RFC
+                | (randomness & 0xFF) << RAND_B_SHIFT,
+        )
+    }
+
+    /// The ID that [`UlidFlake::to_uuid_v7`] mapped to `uuid` with `epoch`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidUuid`] for a UUID that is not version 7 with the RFC 9562 variant, or
+    /// whose low 54 bits are not zero (so no Ulid-Flake maps to it: a UUIDv7 made by another
+    /// generator); [`Error::TimestampOutOfRange`] when its moment lies outside the epoch's
+    /// range.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Error, UlidFlake, ulid_flake};
+    ///
+    /// let id = ulid_flake!("00CMXB6TAK4SA");
+    /// assert_eq!(UlidFlake::from_uuid_v7(id.to_uuid_v7(Epoch::DEFAULT), Epoch::DEFAULT), Ok(id));
+    /// assert!(matches!(
+    ///     UlidFlake::from_uuid_v7(uuid::Uuid::nil(), Epoch::DEFAULT),
+    ///     Err(Error::InvalidUuid { .. })
+    /// ));
+    /// ```
+    pub fn from_uuid_v7(uuid: Uuid, epoch: Epoch) -> Result<Self, Error> {
+        let bits = uuid.as_u128();
+        if bits & (0xF << 76) != VERSION_7 {
+            return Err(Error::InvalidUuid {
+                expected: "version 7",
+            });
+        }
+        if bits & (0b11 << 62) != VARIANT_RFC {
+            return Err(Error::InvalidUuid {
+                expected: "the RFC 9562 variant",
+            });
+        }
+        if bits & ((1 << RAND_B_SHIFT) - 1) != 0 {
+            return Err(Error::InvalidUuid {
+                expected: "the low 54 bits zero",
+            });
+        }
+        // 48 bits always fit an i64.
+        let unix_ms = (bits >> 80) as i64;
+        let timestamp = epoch.timestamp_of_unix_ms(unix_ms)?;
+        let randomness = ((bits >> 64) & 0xFFF) << 8 | (bits >> RAND_B_SHIFT) & 0xFF;
+        Ok(Self::from_raw(
+            timestamp << RANDOMNESS_BITS | randomness as u64,
+        ))
+    }
+}

@@ -1,0 +1,87 @@
+//! The process-wide default generator behind `UlidFlake::generate` and `Id::generate`.
+
+use std::sync::OnceLock;
+
+use super::Generator;
+use crate::Error;
+
+/// The environment variable that selects the scalable layout, with its scalability id, for
+/// the default generator: `ULID_FLAKE_SCALABILITY_ID=3`.
+///
+/// ```
+/// assert_eq!(ulid_flake_core::generator::SCALABILITY_ID_VARIABLE, "ULID_FLAKE_SCALABILITY_ID");
+/// ```
+pub const SCALABILITY_ID_VARIABLE: &str = "ULID_FLAKE_SCALABILITY_ID";
+
+/// Set once, by [`set_default_generator`] or by the first use; an environment that fails to
+/// configure it is kept as its error, returned to every caller.
+static DEFAULT: OnceLock<Result<Generator, Error>> = OnceLock::new();
+
+/// The process-wide default generator.
+///
+/// Unless [`set_default_generator`] installed one first, the first call builds it: a
+/// stand-alone generator with the defaults of [`Generator::new`] — or the scalable layout
+/// when [`SCALABILITY_ID_VARIABLE`] is set (see
+/// [`GeneratorBuilder::layout_from_env`](super::GeneratorBuilder::layout_from_env)).
+///
+/// # Errors
+///
+/// The error of a bad [`SCALABILITY_ID_VARIABLE`], on this and every later call: a
+/// misconfigured replica makes no IDs rather than IDs that may collide.
+///
+/// ```
+/// let generator = ulid_flake_core::generator::default_generator()?;
+/// let id = generator.generate_blocking()?;
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+pub fn default_generator() -> Result<&'static Generator, Error> {
+    DEFAULT
+        .get_or_init(|| Generator::builder().layout_from_env()?.build())
+        .as_ref()
+        .map_err(|error| *error)
+}
+
+/// Installs `generator` as the process-wide default; call it once, at start-up, before any
+/// ID is made through the default. It does not read the environment: build the generator
+/// with [`GeneratorBuilder::layout_from_env`](super::GeneratorBuilder::layout_from_env) to
+/// honour [`SCALABILITY_ID_VARIABLE`] too.
+///
+/// # Errors
+///
+/// [`Error::DefaultGeneratorAlreadySet`] when a default exists already (installed before,
+/// or built by a first use); the default in place stays.
+///
+/// ```
+/// use ulid_flake_core::{UlidFlake, generator::{Generator, Layout, set_default_generator}};
+///
+/// let generator = Generator::builder()
+///     .layout(Layout::Scalable { scalability_id: 5 })
+///     .build()?;
+/// set_default_generator(generator)?;
+/// assert_eq!(UlidFlake::generate()?.scalability_id(), 5);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+pub fn set_default_generator(generator: Generator) -> Result<(), Error> {
+    DEFAULT
+        .set(Ok(generator))
+        .map_err(|_| Error::DefaultGeneratorAlreadySet)
+}
+
+/// The scalability id that [`SCALABILITY_ID_VARIABLE`] asks for, if it is set.
+pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
+    let Some(value) = std::env::var_os(SCALABILITY_ID_VARIABLE) else {
+        return Ok(None);
+    };
+    let invalid = Error::InvalidEnvironmentVariable {
+        name: SCALABILITY_ID_VARIABLE,
+        expected: "a scalability id, an integer 0..=31",
+    };
+    let id: u64 = value
+        .to_str()
+        .and_then(|text| text.trim().parse().ok())
+        .ok_or(invalid)?;
+    match u8::try_from(id) {
+        Ok(id) if id <= crate::SCALABILITY_ID_MAX => Ok(Some(id)),
+        _ => Err(Error::InvalidScalabilityId { found: id }),
+    }
+}

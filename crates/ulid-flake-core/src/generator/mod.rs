@@ -1,0 +1,679 @@
+//! Making new IDs: the [`Generator`], its configuration, and its time and randomness
+//! sources.
+//!
+//! A generator keeps the last ID it made in one atomic word and makes the next one with a
+//! compare-and-swap, so it is shared by reference across threads without a lock. Each call
+//! follows the specification's steps:
+//!
+//! 1. Read the clock; a moment before the epoch or past its last millisecond is an
+//!    [`Error::TimestampOutOfRange`].
+//! 2. In a new millisecond, draw fresh randomness over the whole field.
+//! 3. In the same millisecond, add a random increment in `1..=2^(8n)-1` (`n` the entropy
+//!    size in bytes; a draw of 0 is drawn again). Past the field's maximum, return
+//!    [`Error::Overflow`] and keep the state: a retry in the same millisecond may still fit.
+//! 4. When the clock has moved back by no more than the rollback allowance, carry on in the
+//!    last millisecond as in step 3; further back, return [`Error::ClockMovedBackwards`].
+//!    IDs never go back in time, and an older timestamp is never re-randomised.
+//!
+//! The plain [`Generator::generate`] returns every error. [`Generator::generate_blocking`]
+//! (and [`Generator::generate_async`], with the `tokio` feature) wait for the next
+//! millisecond on an overflow, which is a normal event in bulk work: with the default
+//! 1-byte entropy a millisecond holds about 4,096 IDs on average in the stand-alone layout,
+//! about 128 in the scalable one.
+//!
+//! ```
+//! use ulid_flake_core::generator::{Generator, Layout};
+//!
+//! // One generator per replica, each with its own scalability id.
+//! let generator = Generator::builder()
+//!     .layout(Layout::Scalable { scalability_id: 4 })
+//!     .build()?;
+//! let id = generator.generate_blocking()?;
+//! assert_eq!(id.scalability_id(), 4);
+//! # Ok::<(), ulid_flake_core::Error>(())
+//! ```
+
+mod clock;
+mod default;
+mod random;
+
+use core::sync::atomic::{AtomicU64, Ordering};
+use core::time::Duration;
+
+pub use clock::{Clock, SystemClock};
+pub use default::{SCALABILITY_ID_VARIABLE, default_generator, set_default_generator};
+pub use random::{RandomSource, ThreadRandom};
+
+use crate::{
+    Epoch, Error, RANDOMNESS_BITS, RANDOMNESS_MAX, SCALABILITY_ID_BITS, SCALABILITY_ID_MAX,
+    SCALABLE_RANDOMNESS_MAX, UlidFlake,
+};
+
+/// How the low 20 bits of the IDs a generator makes are laid out.
+///
+/// ```
+/// use ulid_flake_core::generator::Layout;
+///
+/// assert_eq!(Layout::default(), Layout::StandAlone);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// 20 bits of randomness: for a single generator.
+    #[default]
+    StandAlone,
+    /// 15 bits of randomness and a 5-bit scalability id: for up to 32 generators (replicas)
+    /// that must never collide, each with its own id.
+    Scalable {
+        /// This generator's id, `0..=31`.
+        scalability_id: u8,
+    },
+}
+
+impl Layout {
+    /// The largest entropy size, in bytes, that the layout allows.
+    const fn max_entropy_bytes(self) -> u8 {
+        match self {
+            Self::StandAlone => 3,
+            Self::Scalable { .. } => 2,
+        }
+    }
+}
+
+/// The rollback allowance of a generator that is not told otherwise: one second, enough to
+/// ride out a leap second or a typical NTP step without failing, while a clock that jumps
+/// back further (a misconfigured host) fails loudly instead of stalling for long.
+///
+/// ```
+/// use ulid_flake_core::generator::{DEFAULT_ROLLBACK_ALLOWANCE, Generator};
+/// assert_eq!(Generator::new().rollback_allowance_ms() as u128, DEFAULT_ROLLBACK_ALLOWANCE.as_millis());
+/// ```
+pub const DEFAULT_ROLLBACK_ALLOWANCE: Duration = Duration::from_secs(1);
+
+/// The state word before the first ID: above every valid ID.
+const NO_ID_YET: u64 = u64::MAX;
+
+/// A thread-safe, lock-free Ulid-Flake generator.
+///
+/// Build one with [`Generator::builder`], or use the process-wide one through
+/// [`UlidFlake::generate`]. `C` and `R` are the time and randomness sources: the system clock
+/// and a per-thread CSPRNG unless replaced (tests script them).
+///
+/// ```
+/// use ulid_flake_core::generator::Generator;
+///
+/// let generator = Generator::new();
+/// let first = generator.generate_blocking()?;
+/// let second = generator.generate_blocking()?;
+/// assert!(first < second);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Generator<C = SystemClock, R = ThreadRandom> {
+    /// The last ID made, or [`NO_ID_YET`].
+    last: AtomicU64,
+    config: Config,
+    clock: C,
+    random: R,
+}
+
+/// The validated configuration, with the masks the hot path needs worked out once.
+#[derive(Clone, Copy, Debug)]
+struct Config {
+    epoch: Epoch,
+    layout: Layout,
+    entropy_bytes: u8,
+    rollback_allowance_ms: u64,
+    /// How far the randomness is shifted left in the low 20 bits (5 when scalable).
+    randomness_shift: u32,
+    /// The largest randomness of the layout.
+    randomness_max: u32,
+    /// `2^(8n) - 1`: the mask of an increment.
+    increment_mask: u32,
+    /// The scalability id, or 0.
+    low_bits: u64,
+}
+
+impl Config {
+    fn new(settings: Settings) -> Result<Self, Error> {
+        let Settings {
+            epoch,
+            layout,
+            entropy_bytes,
+            rollback_allowance,
+        } = settings;
+        let (randomness_shift, randomness_max, low_bits) = match layout {
+            Layout::StandAlone => (0, RANDOMNESS_MAX, 0),
+            Layout::Scalable { scalability_id } if scalability_id <= SCALABILITY_ID_MAX => (
+                SCALABILITY_ID_BITS,
+                SCALABLE_RANDOMNESS_MAX,
+                u64::from(scalability_id),
+            ),
+            Layout::Scalable { scalability_id } => {
+                return Err(Error::InvalidScalabilityId {
+                    found: scalability_id.into(),
+                });
+            }
+        };
+        let max = layout.max_entropy_bytes();
+        if !(1..=max).contains(&entropy_bytes) {
+            return Err(Error::InvalidEntropySize {
+                found: entropy_bytes,
+                max,
+            });
+        }
+        Ok(Self {
+            epoch,
+            layout,
+            entropy_bytes,
+            rollback_allowance_ms: u64::try_from(rollback_allowance.as_millis())
+                .unwrap_or(u64::MAX),
+            randomness_shift,
+            randomness_max,
+            increment_mask: (1 << (8 * u32::from(entropy_bytes))) - 1,
+            low_bits,
+        })
+    }
+
+    #[inline]
+    fn compose(&self, timestamp_ms: u64, randomness: u32) -> u64 {
+        timestamp_ms << RANDOMNESS_BITS
+            | u64::from(randomness) << self.randomness_shift
+            | self.low_bits
+    }
+
+    #[inline]
+    fn randomness_of(&self, id: u64) -> u32 {
+        (id & u64::from(RANDOMNESS_MAX)) as u32 >> self.randomness_shift
+    }
+}
+
+impl Generator {
+    /// A stand-alone generator with the default epoch, 1 byte of entropy, the default
+    /// rollback allowance, the system clock and [`ThreadRandom`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::generator::Generator::new().generate_blocking()?;
+    /// assert_eq!(id.to_string().len(), 13);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn new() -> Self {
+        Self::builder()
+            .build()
+            .expect("the default configuration is valid")
+    }
+
+    /// A builder, starting from the defaults of [`Generator::new`].
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, Layout};
+    ///
+    /// let generator = Generator::builder()
+    ///     .layout(Layout::Scalable { scalability_id: 3 })
+    ///     .build()?;
+    /// assert_eq!(generator.generate_blocking()?.scalability_id(), 3);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn builder() -> GeneratorBuilder {
+        GeneratorBuilder {
+            settings: Settings {
+                epoch: Epoch::DEFAULT,
+                layout: Layout::StandAlone,
+                entropy_bytes: 1,
+                rollback_allowance: DEFAULT_ROLLBACK_ALLOWANCE,
+            },
+            clock: SystemClock,
+            random: ThreadRandom,
+        }
+    }
+}
+
+impl Default for Generator {
+    /// [`Generator::new`].
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C: Clock, R: RandomSource> Generator<C, R> {
+    /// Makes the next ID, or returns the error of the step that failed (see the
+    /// [module docs](self)); a failed call leaves the state unchanged.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Overflow`] when this millisecond is exhausted (wait for the next one, or call
+    /// [`Generator::generate_blocking`]); [`Error::ClockMovedBackwards`] beyond the rollback
+    /// allowance; [`Error::TimestampOutOfRange`] when the clock is before the epoch or past
+    /// its last millisecond.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, generator::Generator};
+    ///
+    /// let generator = Generator::new();
+    /// match generator.generate() {
+    ///     Ok(id) => println!("{id}"),
+    ///     Err(Error::Overflow { .. }) => { /* try again in the next millisecond */ }
+    ///     Err(other) => panic!("{other}"),
+    /// }
+    /// ```
+    pub fn generate(&self) -> Result<UlidFlake, Error> {
+        loop {
+            // Load the state before reading the clock. A thread that stored a later
+            // timestamp read its clock before that store, and so before this read: seeing
+            // its ID, this thread's clock reads at least as late, and a race between two
+            // threads never looks like a rollback.
+            let last = self.last.load(Ordering::Acquire);
+            let now = self
+                .config
+                .epoch
+                .timestamp_of_unix_ms(self.clock.unix_ms())?;
+            let next = self.next_after(last, now)?;
+            // Weak: a spurious failure costs one more turn, which this loop takes anyway.
+            if self
+                .last
+                .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                return Ok(UlidFlake::from_raw(next));
+            }
+        }
+    }
+
+    /// The ID that follows `last` when the clock reads `now` (ms since the epoch).
+    #[inline]
+    fn next_after(&self, last: u64, now: u64) -> Result<u64, Error> {
+        let config = &self.config;
+        let last_ms = last >> RANDOMNESS_BITS;
+        if last == NO_ID_YET || now > last_ms {
+            let fresh = self.random.next_u32() & config.randomness_max;
+            return Ok(config.compose(now, fresh));
+        }
+        let behind = last_ms - now;
+        if behind > config.rollback_allowance_ms {
+            return Err(Error::ClockMovedBackwards {
+                by_ms: behind,
+                allowance_ms: config.rollback_allowance_ms,
+            });
+        }
+        // Same millisecond, or a rollback within the allowance: continue in `last_ms`.
+        let randomness = config.randomness_of(last) + self.increment();
+        if randomness > config.randomness_max {
+            return Err(Error::Overflow {
+                timestamp_ms: last_ms,
+            });
+        }
+        Ok(config.compose(last_ms, randomness))
+    }
+
+    /// A draw uniform over `1..=2^(8n)-1`: masked draws, with 0 drawn again.
+    #[inline]
+    fn increment(&self) -> u32 {
+        loop {
+            let increment = self.random.next_u32() & self.config.increment_mask;
+            if increment != 0 {
+                return increment;
+            }
+        }
+    }
+
+    /// Makes the next ID as [`Generator::generate`] does, but when the millisecond is
+    /// exhausted, blocks the thread until the next one begins and tries again — precisely:
+    /// it sleeps until shortly before the boundary and yields for the rest (see
+    /// [`Clock::wait_until`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ClockMovedBackwards`] and [`Error::TimestampOutOfRange`], as
+    /// [`Generator::generate`]; never [`Error::Overflow`].
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::Generator;
+    ///
+    /// let generator = Generator::new();
+    /// let ids: Vec<_> = (0..10_000).map(|_| generator.generate_blocking()).collect::<Result<_, _>>()?;
+    /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn generate_blocking(&self) -> Result<UlidFlake, Error> {
+        loop {
+            match self.generate() {
+                Err(Error::Overflow { timestamp_ms }) => {
+                    self.clock.wait_until(self.unix_ms_after(timestamp_ms));
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// Makes the next ID as [`Generator::generate`] does, but when the millisecond is
+    /// exhausted, waits on the tokio timer (see [`Clock::wait_until_async`]) and tries again.
+    ///
+    /// # Errors
+    ///
+    /// As [`Generator::generate_blocking`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// let id = generator.generate_async().await?;
+    /// # assert!(id.timestamp_ms() > 0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn generate_async(&self) -> Result<UlidFlake, Error> {
+        loop {
+            match self.generate() {
+                Err(Error::Overflow { timestamp_ms }) => {
+                    let next = self.unix_ms_after(timestamp_ms);
+                    self.clock.wait_until_async(next).await;
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// The Unix millisecond that follows the timestamp `timestamp_ms`.
+    fn unix_ms_after(&self, timestamp_ms: u64) -> i64 {
+        // At most Epoch::MAX + 2^43 = 2^48: no overflow.
+        (self.config.epoch.unix_ms() + timestamp_ms + 1) as i64
+    }
+
+    /// An ID for a moment given in whole Unix seconds (the references' `from_unix_epoch_time`):
+    /// the timestamp is the moment minus the epoch, the randomness a fresh draw over the
+    /// whole field, and, in the scalable layout, the scalability id this generator's. The
+    /// generator's state is neither read nor changed, so such IDs carry no ordering promise
+    /// among themselves within a millisecond.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TimestampOutOfRange`] for a moment before the epoch or past its last
+    /// millisecond (checked arithmetic: no overflow for any input).
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::Generator;
+    ///
+    /// let generator = Generator::new();
+    /// let id = generator.from_unix_epoch_time(1_704_067_201)?; // 2024-01-01T00:00:01Z
+    /// assert_eq!(id.timestamp_ms(), 1_000);
+    /// assert!(generator.from_unix_epoch_time(1_700_000_000).is_err()); // before the epoch
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn from_unix_epoch_time(&self, unix_seconds: u64) -> Result<UlidFlake, Error> {
+        let unix_ms = i64::try_from(unix_seconds)
+            .ok()
+            .and_then(|seconds| seconds.checked_mul(1000))
+            .ok_or(Error::TimestampOutOfRange {
+                found_ms: i128::from(unix_seconds) * 1000 - i128::from(self.config.epoch.unix_ms()),
+            })?;
+        self.from_unix_ms(unix_ms)
+    }
+
+    /// An ID for a moment given in Unix milliseconds, as
+    /// [`Generator::from_unix_epoch_time`] does for seconds.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TimestampOutOfRange`], as [`Generator::from_unix_epoch_time`].
+    ///
+    /// ```
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// assert_eq!(generator.from_unix_ms(1_704_067_200_007)?.timestamp_ms(), 7);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn from_unix_ms(&self, unix_ms: i64) -> Result<UlidFlake, Error> {
+        let timestamp = self.config.epoch.timestamp_of_unix_ms(unix_ms)?;
+        let fresh = self.random.next_u32() & self.config.randomness_max;
+        Ok(UlidFlake::from_raw(self.config.compose(timestamp, fresh)))
+    }
+
+    /// An ID for a moment given as a [`SystemTime`](std::time::SystemTime), truncated to the
+    /// millisecond, as [`Generator::from_unix_epoch_time`] does for seconds.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TimestampOutOfRange`], as [`Generator::from_unix_epoch_time`].
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    ///
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// let moment = UNIX_EPOCH + Duration::from_millis(1_704_067_200_009);
+    /// assert_eq!(generator.from_system_time(moment)?.timestamp_ms(), 9);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn from_system_time(&self, moment: std::time::SystemTime) -> Result<UlidFlake, Error> {
+        let unix_ms = match moment.duration_since(std::time::UNIX_EPOCH) {
+            Ok(since) => i64::try_from(since.as_millis()).unwrap_or(i64::MAX),
+            Err(before) => i64::try_from(before.duration().as_millis())
+                .map_or(i64::MIN, |before_ms| -before_ms),
+        };
+        self.from_unix_ms(unix_ms)
+    }
+
+    /// The epoch the generator counts from.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, generator::Generator};
+    /// assert_eq!(Generator::new().epoch(), Epoch::DEFAULT);
+    /// ```
+    pub fn epoch(&self) -> Epoch {
+        self.config.epoch
+    }
+
+    /// The layout of the IDs the generator makes.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, Layout};
+    /// assert_eq!(Generator::new().layout(), Layout::StandAlone);
+    /// ```
+    pub fn layout(&self) -> Layout {
+        self.config.layout
+    }
+
+    /// The entropy size, in bytes, that bounds the increments within a millisecond.
+    ///
+    /// ```
+    /// assert_eq!(ulid_flake_core::generator::Generator::new().entropy_bytes(), 1);
+    /// ```
+    pub fn entropy_bytes(&self) -> u8 {
+        self.config.entropy_bytes
+    }
+
+    /// The time source.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Clock, Generator};
+    /// assert!(Generator::new().clock().unix_ms() > 0);
+    /// ```
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// The randomness source.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, RandomSource};
+    /// let _draw: u32 = Generator::new().random_source().next_u32();
+    /// ```
+    pub fn random_source(&self) -> &R {
+        &self.random
+    }
+
+    /// How far back the clock may move before generation fails, in milliseconds.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::Generator;
+    /// assert_eq!(Generator::new().rollback_allowance_ms(), 1_000);
+    /// ```
+    pub fn rollback_allowance_ms(&self) -> u64 {
+        self.config.rollback_allowance_ms
+    }
+}
+
+/// Configures and builds a [`Generator`]; every setting is validated by
+/// [`GeneratorBuilder::build`].
+///
+/// ```
+/// use std::time::Duration;
+/// use ulid_flake_core::{Epoch, generator::{Generator, Layout}};
+///
+/// let generator = Generator::builder()
+///     .epoch(Epoch::from_unix_ms(1_735_689_600_000)?)
+///     .layout(Layout::Scalable { scalability_id: 7 })
+///     .entropy_bytes(2)
+///     .rollback_allowance(Duration::from_millis(250))
+///     .build()?;
+/// assert_eq!(generator.entropy_bytes(), 2);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct GeneratorBuilder<C = SystemClock, R = ThreadRandom> {
+    settings: Settings,
+    clock: C,
+    random: R,
+}
+
+/// The builder's settings that do not depend on the sources' types.
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    epoch: Epoch,
+    layout: Layout,
+    entropy_bytes: u8,
+    rollback_allowance: Duration,
+}
+
+impl<C, R> GeneratorBuilder<C, R> {
+    /// The epoch timestamps count from; [`Epoch::DEFAULT`] unless set.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, generator::Generator};
+    /// let generator = Generator::builder().epoch(Epoch::UNIX).build()?;
+    /// assert_eq!(generator.epoch(), Epoch::UNIX);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn epoch(mut self, epoch: Epoch) -> Self {
+        self.settings.epoch = epoch;
+        self
+    }
+
+    /// The layout; [`Layout::StandAlone`] unless set.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, generator::{Generator, Layout}};
+    /// let result = Generator::builder().layout(Layout::Scalable { scalability_id: 32 }).build();
+    /// assert_eq!(result.unwrap_err(), Error::InvalidScalabilityId { found: 32 });
+    /// ```
+    pub fn layout(mut self, layout: Layout) -> Self {
+        self.settings.layout = layout;
+        self
+    }
+
+    /// The scalable layout with this scalability id when the environment variable
+    /// [`SCALABILITY_ID_VARIABLE`] (`ULID_FLAKE_SCALABILITY_ID`) is set; the layout set so
+    /// far when it is not. This is how the process-wide default generator is configured, for
+    /// containers where each replica gets its own id.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidEnvironmentVariable`] when the variable holds anything but a decimal
+    /// integer (surrounding white space allowed), and [`Error::InvalidScalabilityId`] for an
+    /// integer above 31: a bad value is never ignored.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, Layout};
+    ///
+    /// // With the variable unset, the layout stays as it was.
+    /// let builder = Generator::builder().layout_from_env()?;
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn layout_from_env(self) -> Result<Self, Error> {
+        match default::scalability_id_from_env()? {
+            Some(scalability_id) => Ok(self.layout(Layout::Scalable { scalability_id })),
+            None => Ok(self),
+        }
+    }
+
+    /// The entropy size in bytes, which bounds the random increment within a millisecond:
+    /// `1..=3` stand-alone, `1..=2` scalable; 1 unless set. Larger increments make the next
+    /// ID harder to guess but exhaust a millisecond sooner.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, generator::Generator};
+    /// let result = Generator::builder().entropy_bytes(4).build();
+    /// assert_eq!(result.unwrap_err(), Error::InvalidEntropySize { found: 4, max: 3 });
+    /// ```
+    pub fn entropy_bytes(mut self, entropy_bytes: u8) -> Self {
+        self.settings.entropy_bytes = entropy_bytes;
+        self
+    }
+
+    /// How far the clock may move back (counted in whole milliseconds) before generation
+    /// fails with [`Error::ClockMovedBackwards`]; within it, IDs carry on in the last
+    /// millisecond. [`DEFAULT_ROLLBACK_ALLOWANCE`] unless set; zero fails on any rollback,
+    /// as the reference implementations do.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ulid_flake_core::generator::Generator;
+    /// let generator = Generator::builder().rollback_allowance(Duration::ZERO).build()?;
+    /// assert_eq!(generator.rollback_allowance_ms(), 0);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn rollback_allowance(mut self, allowance: Duration) -> Self {
+        self.settings.rollback_allowance = allowance;
+        self
+    }
+
+    /// The time source; [`SystemClock`] unless set.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, SystemClock};
+    /// let generator = Generator::builder().clock(SystemClock).build()?;
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn clock<C2: Clock>(self, clock: C2) -> GeneratorBuilder<C2, R> {
+        GeneratorBuilder {
+            settings: self.settings,
+            clock,
+            random: self.random,
+        }
+    }
+
+    /// The randomness source; [`ThreadRandom`] unless set. It must be cryptographically
+    /// secure for the IDs to be hard to guess.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, ThreadRandom};
+    /// let generator = Generator::builder().random_source(ThreadRandom).build()?;
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn random_source<R2: RandomSource>(self, random: R2) -> GeneratorBuilder<C, R2> {
+        GeneratorBuilder {
+            settings: self.settings,
+            clock: self.clock,
+            random,
+        }
+    }
+
+    /// Validates the settings and builds the generator.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidScalabilityId`] for an id above 31; [`Error::InvalidEntropySize`] for
+    /// an entropy size outside the layout's range.
+    ///
+    /// ```
+    /// let generator = ulid_flake_core::generator::Generator::builder().build()?;
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn build(self) -> Result<Generator<C, R>, Error> {
+        Ok(Generator {
+            last: AtomicU64::new(NO_ID_YET),
+            config: Config::new(self.settings)?,
+            clock: self.clock,
+            random: self.random,
+        })
+    }
+}

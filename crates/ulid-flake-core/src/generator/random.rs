@@ -1,0 +1,134 @@
+//! Randomness sources for the generator.
+
+use core::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread_local;
+
+use rand_chacha::ChaCha12Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+/// A source of uniformly distributed random `u32`s.
+///
+/// The generator takes `&self`, so a source is shared by every thread that generates;
+/// [`ThreadRandom`], the default, keeps its state per thread. Tests inject a scripted source
+/// to drive the generator through every edge case.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// use ulid_flake_core::generator::RandomSource;
+///
+/// /// Counts up: 0, 1, 2, ... — only for tests.
+/// struct Counter(AtomicU32);
+///
+/// impl RandomSource for Counter {
+///     fn next_u32(&self) -> u32 {
+///         self.0.fetch_add(1, Ordering::Relaxed)
+///     }
+/// }
+///
+/// let counter = Counter(AtomicU32::new(7));
+/// assert_eq!(counter.next_u32(), 7);
+/// ```
+pub trait RandomSource {
+    /// The next random value, uniform over all of `u32`.
+    fn next_u32(&self) -> u32;
+}
+
+/// The default randomness: a ChaCha12 cryptographically secure generator per thread, seeded
+/// from the operating system.
+///
+/// - No system call per value: the OS is asked once per thread (and once after a fork), and
+///   ChaCha12 stretches that seed.
+/// - Fork-safe: a forked child reseeds before its first value, so parent and child never
+///   continue the same stream (a `pthread_atfork` handler counts forks; each draw compares
+///   one atomic counter).
+/// - Unpredictable: from IDs already seen, nobody can compute the next increments — though
+///   with at most 20 random bits per ID, an ID must still never serve as a secret.
+///
+/// # Panics
+///
+/// The first draw on a thread panics if the operating system cannot supply a seed, as
+/// `getrandom` documents for the few systems where that can happen.
+///
+/// ```
+/// use ulid_flake_core::generator::{RandomSource, ThreadRandom};
+///
+/// let draws: Vec<u32> = (0..4).map(|_| ThreadRandom.next_u32()).collect();
+/// assert!(draws.windows(2).any(|pair| pair[0] != pair[1]));
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ThreadRandom;
+
+/// How many times this process has forked (as seen by the child); a thread's stream is
+/// valid only for the count it was seeded under.
+static FORKS: AtomicU64 = AtomicU64::new(0);
+
+struct ThreadStream {
+    rng: ChaCha12Rng,
+    forks: u64,
+}
+
+thread_local! {
+    static STREAM: RefCell<Option<ThreadStream>> = const { RefCell::new(None) };
+}
+
+impl RandomSource for ThreadRandom {
+    #[inline]
+    fn next_u32(&self) -> u32 {
+        STREAM.with(|stream| {
+            let mut stream = stream.borrow_mut();
+            let forks = FORKS.load(Ordering::Relaxed);
+            match &mut *stream {
+                Some(current) if current.forks == forks => current.rng.next_u32(),
+                stale => stale.insert(ThreadStream::seeded()).rng.next_u32(),
+            }
+        })
+    }
+}
+
+impl ThreadStream {
+    #[cold]
+    fn seeded() -> Self {
+        watch_forks();
+        // Read the count after the handler is in place: a fork from now on changes it.
+        let forks = FORKS.load(Ordering::Relaxed);
+        let mut seed = [0; 32];
+        if let Err(error) = getrandom::fill(&mut seed) {
+            panic!("ulid-flake: the operating system gave no random seed: {error}");
+        }
+        Self {
+            rng: ChaCha12Rng::from_seed(seed),
+            forks,
+        }
+    }
+}
+
+#[cfg(unix)]
+fn watch_forks() {
+    extern "C" fn count_fork_in_child() {
+        FORKS.fetch_add(1, Ordering::Relaxed);
+    }
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        // SAFETY: the handler only increments an atomic, which is async-signal-safe, as a
+        // handler run in a freshly forked child must be.
+        let status = unsafe { libc::pthread_atfork(None, None, Some(count_fork_in_child)) };
+        assert!(status == 0, "ulid-flake: pthread_atfork failed ({status})");
+    });
+}
+
+/// Without `fork`, there is nothing to watch.
+#[cfg(not(unix))]
+fn watch_forks() {}
+
+/// Shared sources: a test keeps one handle and gives the generator another.
+macro_rules! forward_random {
+    ($($pointer:ty),*) => {$(
+        impl<R: RandomSource + ?Sized> RandomSource for $pointer {
+            fn next_u32(&self) -> u32 {
+                (**self).next_u32()
+            }
+        }
+    )*};
+}
+forward_random!(&R, std::sync::Arc<R>);

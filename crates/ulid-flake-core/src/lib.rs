@@ -1,0 +1,176 @@
+//! Ulid-Flake: 64-bit, time-sortable identifiers that live in an SQL `BIGINT` and travel as
+//! 13-character strings.
+//!
+//! A Ulid-Flake is a `u64` with the top bit clear: 43 bits of milliseconds since an epoch
+//! (2024-01-01 by default, good until the year 2302) above 20 bits of randomness — or 15
+//! bits of randomness and a 5-bit scalability id, so that up to 32 replicas never collide.
+//!
+//! ```
+//! use ulid_flake_core::{Id, UlidFlake, ulid_flake};
+//!
+//! struct User;
+//!
+//! let id: Id<User> = Id::generate()?;               // the process-wide generator
+//! let text = id.to_string();                         // "00F5PEXFDQCGR"-like, 13 characters
+//! let back: Id<User> = text.parse()?;                // strict, either case
+//! assert_eq!(back, id);
+//! let bigint: i64 = id.into();                       // what the database stores
+//! assert!(bigint >= 0);
+//!
+//! const KNOWN: UlidFlake = ulid_flake!("00CMXB6TAK4SA"); // checked at compile time
+//! assert_eq!(KNOWN.timestamp_ms(), 13_586_766_666);
+//! # Ok::<(), ulid_flake_core::Error>(())
+//! ```
+//!
+//! # Design and trade-offs
+//!
+//! - **Why 64 bits.** A `BIGINT` primary key is half the size of a UUID in every index and
+//!   foreign key, and IDs made later sort later, so inserts append to the index. The price is
+//!   a small randomness field: IDs are unique per generator by construction, but two
+//!   stand-alone generators in the same millisecond collide with probability about 2^-20.
+//!   Several replicas therefore use the scalable layout with distinct scalability ids.
+//! - **Why text in JSON.** Every ID made after about 2024-04-09 exceeds 2^53, which a
+//!   JavaScript `number` cannot hold exactly. serde therefore writes the canonical text in
+//!   human-readable formats, and reading a JSON number where the text belongs is an error,
+//!   since precision may already be lost. Binary formats get the integer.
+//! - **Capacity is small by design.** A millisecond holds about 4,096 IDs on average with the
+//!   default entropy (128 scalable) and can run out after a single one, so
+//!   [`Error::Overflow`] is normal in bulk work. [`UlidFlake::generate`] and the generator's
+//!   `generate_blocking` / `generate_async` wait for the next millisecond;
+//!   [`Generator::generate`](generator::Generator::generate) returns the error.
+//! - **Not a secret.** At most 20 bits of an ID are unpredictable. The randomness comes from
+//!   a per-thread ChaCha12 CSPRNG (no system call per ID, reseeded after `fork`), but an ID
+//!   must never serve as a capability or a token.
+//! - **Stricter than the references.** Parsing accepts exactly 13 characters of Crockford's
+//!   alphabet in either case: no aliases (`I`, `L`, `O`), no trimming, and a first
+//!   character above `7` is out of range, never wrapped around. A clock that moves back by
+//!   less than the generator's allowance (1 s by default) keeps IDs ordered instead of failing
+//!   or re-randomising an older timestamp.
+//!
+//! # Feature flags
+//!
+//! - `std` (default): the [`generator`], the process-wide default generator, `SystemTime`
+//!   conversions. Without it the value type, [`Id`], the codec and serde build on `no_std`.
+//! - `alloc` (implied by `std`): [`UlidFlake::to_hex`] and [`UlidFlake::to_bin`].
+//! - `serde`: `Serialize` and `Deserialize`, and the [`serde`](mod@serde) `with` modules.
+//! - `uuid`: the lossless, order-preserving UUIDv7 mapping
+//!   ([`UlidFlake::to_uuid_v7`], [`UlidFlake::from_uuid_v7`]).
+//! - `tokio`: [`Generator::generate_async`](generator::Generator::generate_async).
+//!
+//! # The format
+//!
+//! | bits | stand-alone | scalable |
+//! |---|---|---|
+//! | 63 | 0 | 0 |
+//! | 62..20 | timestamp (ms since the epoch) | timestamp |
+//! | 19..5 | randomness (20 bits, 19..0) | randomness (15 bits) |
+//! | 4..0 | | scalability id (0..=31) |
+//!
+//! The canonical text is the value in Crockford's Base32, most significant digit first,
+//! zero-padded to 13 characters; the first is always `0`..`7`. The byte form is 8 bytes,
+//! big-endian. Integer order, time order (to the millisecond) and text order agree.
+
+#![no_std]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod error;
+mod external;
+mod fmt;
+#[cfg(feature = "std")]
+pub mod generator;
+mod id;
+mod macros;
+mod parser;
+mod timestamp;
+mod ulid_flake;
+
+pub use error::Error;
+pub use id::Id;
+pub use timestamp::Epoch;
+pub use ulid_flake::UlidFlake;
+
+/// `with` modules that pin a field to one representation, whatever the format.
+///
+/// By default a [`UlidFlake`] or [`Id`] is text in human-readable formats and an integer in
+/// binary ones; these modules override that per field, each with an `option` submodule for
+/// `Option` fields.
+///
+/// ```
+/// use ulid_flake_core::{UlidFlake, ulid_flake};
+///
+/// #[derive(serde::Serialize)]
+/// struct Event {
+///     id: UlidFlake, // text in JSON
+///     #[serde(with = "ulid_flake_core::serde::integer")]
+///     sequence: UlidFlake, // an integer, even in JSON
+/// }
+///
+/// let event = Event { id: ulid_flake!("00CMXB6TAK4SA"), sequence: ulid_flake!("0000000000001") };
+/// assert_eq!(serde_json::to_string(&event)?, r#"{"id":"00CMXB6TAK4SA","sequence":1}"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[cfg(feature = "serde")]
+pub mod serde {
+    pub use crate::external::serde_support::{integer, text};
+}
+
+/// Keeps the README's quick start compiling and passing.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
+/// The length of the canonical text, in characters.
+///
+/// ```
+/// assert_eq!(ulid_flake_core::UlidFlake::MAX.to_string().len(), ulid_flake_core::ENCODED_LEN);
+/// ```
+pub const ENCODED_LEN: usize = 13;
+
+/// The largest timestamp, `2^43 - 1` ms after the epoch (2302-09-27T15:10:22.207Z for the
+/// default epoch).
+///
+/// ```
+/// use ulid_flake_core::{MAX_TIMESTAMP, UlidFlake};
+/// assert_eq!(UlidFlake::MAX.timestamp_ms(), MAX_TIMESTAMP);
+/// ```
+pub const MAX_TIMESTAMP: u64 = (1 << 43) - 1;
+
+/// The width of the low field (randomness, or randomness and scalability id), in bits.
+const RANDOMNESS_BITS: u32 = 20;
+/// The largest randomness of the stand-alone layout.
+const RANDOMNESS_MAX: u32 = (1 << RANDOMNESS_BITS) - 1;
+/// The width of the scalability id, in bits.
+const SCALABILITY_ID_BITS: u32 = 5;
+/// The largest scalability id.
+const SCALABILITY_ID_MAX: u8 = (1 << SCALABILITY_ID_BITS) - 1;
+/// The largest randomness of the scalable layout.
+const SCALABLE_RANDOMNESS_MAX: u32 = (1 << (RANDOMNESS_BITS - SCALABILITY_ID_BITS)) - 1;
+
+#[cfg(feature = "std")]
+impl UlidFlake {
+    /// A new ID from the process-wide default generator
+    /// ([`generator::default_generator`]). When the current millisecond is exhausted it
+    /// waits for the next one (well under a millisecond), so it fails only on a broken
+    /// clock or configuration.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ClockMovedBackwards`] and [`Error::TimestampOutOfRange`] from the clock, and
+    /// the configuration error of a bad `ULID_FLAKE_SCALABILITY_ID`.
+    ///
+    /// ```
+    /// let a = ulid_flake_core::UlidFlake::generate()?;
+    /// let b = ulid_flake_core::UlidFlake::generate()?;
+    /// assert!(a < b);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn generate() -> Result<Self, Error> {
+        generator::default_generator()?.generate_blocking()
+    }
+}
