@@ -1,0 +1,135 @@
+//! The process-wide default generator. It is set up once per process, so each case runs in
+//! a child process: this test binary again, running only `probe` with the case's
+//! environment, and printing what it saw.
+
+use std::process::Command;
+
+use ulid_flake_core::generator::{Generator, Layout, SCALABILITY_ID_VARIABLE, default_generator};
+use ulid_flake_core::{Error, Id, UlidFlake};
+
+/// Runs `probe` in a child with `ULID_FLAKE_SCALABILITY_ID` set to `value` (or unset) and
+/// `PROBE_CASE` to `case`, and returns its report.
+fn probe_in_child(case: &str, value: Option<&str>) -> String {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args([
+            "--exact",
+            "default_generator::probe",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("PROBE_CASE", case)
+        .env_remove(SCALABILITY_ID_VARIABLE);
+    if let Some(value) = value {
+        command.env(SCALABILITY_ID_VARIABLE, value);
+    }
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "probe failed: {output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    stdout
+        .lines()
+        .find_map(|line| line.split_once("REPORT ").map(|(_, report)| report))
+        .unwrap_or_else(|| panic!("no report in {stdout}"))
+        .to_owned()
+}
+
+/// Not a test of its own: the child side of the tests below (hence ignored).
+#[test]
+#[ignore = "run in a child process by the default_generator tests"]
+fn probe() {
+    struct User;
+    let report = match std::env::var("PROBE_CASE").unwrap().as_str() {
+        "generate" => match (UlidFlake::generate(), Id::<User>::generate()) {
+            (Ok(a), Ok(b)) => {
+                let b = b.to_ulid_flake();
+                let layout = default_generator().unwrap().layout();
+                // Stand-alone IDs have random low bits: only scalable ones carry an id.
+                let ids = match layout {
+                    Layout::StandAlone => String::new(),
+                    Layout::Scalable { .. } => {
+                        format!(" ids {} {}", a.scalability_id(), b.scalability_id())
+                    }
+                };
+                format!("ok {layout:?}{ids} ordered {}", a < b)
+            }
+            (a, b) => format!("errors {:?} {:?}", a.err(), b.err()),
+        },
+        "configure-then-use" => {
+            let generator = Generator::builder()
+                .layout(Layout::Scalable { scalability_id: 12 })
+                .build()
+                .unwrap();
+            let first = ulid_flake_core::generator::set_default_generator(generator);
+            let second = ulid_flake_core::generator::set_default_generator(Generator::new());
+            let id = UlidFlake::generate().unwrap();
+            format!("{first:?} {second:?} id {}", id.scalability_id())
+        }
+        "use-then-configure" => {
+            UlidFlake::generate().unwrap();
+            format!(
+                "{:?}",
+                ulid_flake_core::generator::set_default_generator(Generator::new())
+            )
+        }
+        other => panic!("unknown case {other}"),
+    };
+    println!("REPORT {report}");
+}
+
+#[test]
+fn without_the_variable_the_default_is_stand_alone() {
+    assert_eq!(
+        probe_in_child("generate", None),
+        "ok StandAlone ordered true"
+    );
+}
+
+#[test]
+fn the_variable_selects_the_scalable_layout() {
+    assert_eq!(
+        probe_in_child("generate", Some("3")),
+        "ok Scalable { scalability_id: 3 } ids 3 3 ordered true"
+    );
+    assert_eq!(
+        probe_in_child("generate", Some(" 31\n")),
+        "ok Scalable { scalability_id: 31 } ids 31 31 ordered true"
+    );
+}
+
+#[test]
+fn a_bad_variable_is_an_error_on_every_call() {
+    let out_of_range = Error::InvalidScalabilityId { found: 32 };
+    assert_eq!(
+        probe_in_child("generate", Some("32")),
+        format!("errors Some({out_of_range:?}) Some({out_of_range:?})")
+    );
+    let not_a_number = Error::InvalidEnvironmentVariable {
+        name: "ULID_FLAKE_SCALABILITY_ID",
+        expected: "a scalability id, an integer 0..=31",
+    };
+    for value in ["web-3", "", "-1", "3.0"] {
+        assert_eq!(
+            probe_in_child("generate", Some(value)),
+            format!("errors Some({not_a_number:?}) Some({not_a_number:?})"),
+            "{value:?}"
+        );
+    }
+    assert_eq!(
+        not_a_number.to_string(),
+        "invalid environment variable ULID_FLAKE_SCALABILITY_ID: expected a scalability id, \
+         an integer 0..=31, found another value"
+    );
+}
+
+#[test]
+fn configuring_in_code_works_once_and_before_first_use() {
+    assert_eq!(
+        probe_in_child("configure-then-use", Some("3")),
+        "Ok(()) Err(DefaultGeneratorAlreadySet) id 12"
+    );
+    assert_eq!(
+        probe_in_child("use-then-configure", None),
+        "Err(DefaultGeneratorAlreadySet)"
+    );
+}

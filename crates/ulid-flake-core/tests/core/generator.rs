@@ -1,0 +1,384 @@
+//! The generator, SPEC §3, driven by scripted clocks and randomness.
+
+use std::time::Duration;
+
+use ulid_flake_core::generator::{Generator, GeneratorBuilder, Layout};
+use ulid_flake_core::{Epoch, Error, MAX_TIMESTAMP, UlidFlake};
+
+use crate::support::{ManualClock, ScriptedRandom, at};
+
+const FIELD_MAX: u32 = (1 << 20) - 1;
+const SCALABLE_FIELD_MAX: u32 = (1 << 15) - 1;
+
+fn scripted(
+    configure: impl FnOnce(GeneratorBuilder) -> GeneratorBuilder,
+    unix_ms: i64,
+) -> Generator<ManualClock, ScriptedRandom> {
+    configure(Generator::builder())
+        .clock(ManualClock::new(unix_ms))
+        .random_source(ScriptedRandom::default())
+        .build()
+        .unwrap()
+}
+
+/// Generates with the next draws scripted, and checks that all were used.
+fn next(
+    generator: &Generator<ManualClock, ScriptedRandom>,
+    draws: &[u32],
+) -> Result<UlidFlake, Error> {
+    generator_random(generator).push(draws);
+    let result = generator.generate();
+    assert_eq!(generator_random(generator).left(), 0, "draws left over");
+    result
+}
+
+fn generator_random(generator: &Generator<ManualClock, ScriptedRandom>) -> &ScriptedRandom {
+    generator.random_source()
+}
+
+fn clock(generator: &Generator<ManualClock, ScriptedRandom>) -> &ManualClock {
+    generator.clock()
+}
+
+#[test]
+fn a_new_millisecond_draws_fresh_randomness_over_the_whole_field() {
+    let generator = scripted(|builder| builder, at(100));
+    // The draw is masked to the 20-bit field.
+    let first = next(&generator, &[0xABCD_E123]).unwrap();
+    assert_eq!(first, UlidFlake::from_parts(100, 0xD_E123).unwrap());
+
+    clock(&generator).set(at(101));
+    let second = next(&generator, &[0x0000_0007]).unwrap();
+    // Fresh, not an increment of the last: the randomness may go down.
+    assert_eq!(second, UlidFlake::from_parts(101, 7).unwrap());
+}
+
+#[test]
+fn the_same_millisecond_adds_an_increment_and_redraws_zero() {
+    let generator = scripted(|builder| builder, at(100));
+    next(&generator, &[5]).unwrap();
+    // 1-byte entropy: increments are draws masked to 0xFF; 0x100 masks to 0 and is redrawn.
+    let id = next(&generator, &[0x100, 0x1FF]).unwrap();
+    assert_eq!(id, UlidFlake::from_parts(100, 5 + 0xFF).unwrap());
+    let id = next(&generator, &[0xFFFF_FF01]).unwrap();
+    assert_eq!(id, UlidFlake::from_parts(100, 5 + 0xFF + 1).unwrap());
+}
+
+#[test]
+fn the_entropy_size_sets_the_increment_range() {
+    for (entropy_bytes, mask) in [(1, 0xFF), (2, 0xFFFF), (3, 0xFF_FFFF)] {
+        let generator = scripted(|builder| builder.entropy_bytes(entropy_bytes), at(7));
+        next(&generator, &[0]).unwrap();
+        // A multiple of 2^(8n) masks to 0 and is redrawn; the top draw gives the largest
+        // increment, 2^(8n) - 1 — past the 20-bit field for n = 3.
+        let expected = if mask <= FIELD_MAX {
+            Ok(UlidFlake::from_parts(7, mask).unwrap())
+        } else {
+            Err(Error::Overflow { timestamp_ms: 7 })
+        };
+        assert_eq!(
+            next(&generator, &[mask + 1, u32::MAX]),
+            expected,
+            "n = {entropy_bytes}"
+        );
+        // The smallest increment is 1.
+        let smallest = next(&generator, &[mask + 2]).unwrap();
+        assert_eq!(
+            smallest.randomness(),
+            expected.map_or(1, |id| id.randomness() + 1)
+        );
+    }
+}
+
+#[test]
+fn overflow_fails_just_past_the_field_and_keeps_the_state() {
+    let generator = scripted(|builder| builder, at(100));
+    next(&generator, &[FIELD_MAX - 10]).unwrap();
+    assert_eq!(
+        next(&generator, &[11]),
+        Err(Error::Overflow { timestamp_ms: 100 })
+    );
+    // The state did not move: a smaller draw reaches the maximum exactly, which is allowed.
+    assert_eq!(
+        next(&generator, &[10]),
+        Ok(UlidFlake::from_parts(100, FIELD_MAX).unwrap())
+    );
+    assert_eq!(
+        next(&generator, &[1]),
+        Err(Error::Overflow { timestamp_ms: 100 })
+    );
+    // The next millisecond starts afresh.
+    clock(&generator).set(at(101));
+    assert_eq!(
+        next(&generator, &[FIELD_MAX]),
+        Ok(UlidFlake::from_parts(101, FIELD_MAX).unwrap())
+    );
+}
+
+#[test]
+fn the_scalable_layout_has_15_random_bits_and_the_scalability_id() {
+    let generator = scripted(
+        |builder| {
+            builder
+                .layout(Layout::Scalable { scalability_id: 7 })
+                .entropy_bytes(2)
+        },
+        at(100),
+    );
+    let id = next(&generator, &[u32::MAX - 3]).unwrap();
+    assert_eq!(id.timestamp_ms(), 100);
+    assert_eq!(u32::from(id.scalable_randomness()), SCALABLE_FIELD_MAX - 3);
+    assert_eq!(id.scalability_id(), 7);
+    assert_eq!(
+        id,
+        UlidFlake::from_scalable_parts(100, (SCALABLE_FIELD_MAX - 3) as u16, 7).unwrap()
+    );
+    assert_eq!(
+        next(&generator, &[3]),
+        Ok(UlidFlake::from_scalable_parts(100, SCALABLE_FIELD_MAX as u16, 7).unwrap())
+    );
+    assert_eq!(
+        next(&generator, &[1]),
+        Err(Error::Overflow { timestamp_ms: 100 })
+    );
+}
+
+#[test]
+fn a_rollback_within_the_allowance_continues_in_the_last_millisecond() {
+    let generator = scripted(
+        |builder| builder.rollback_allowance(Duration::from_millis(10)),
+        at(100),
+    );
+    next(&generator, &[50]).unwrap();
+    clock(&generator).set(at(95));
+    assert_eq!(
+        next(&generator, &[1]),
+        Ok(UlidFlake::from_parts(100, 51).unwrap())
+    );
+    // Exactly the allowance is still within it.
+    clock(&generator).set(at(90));
+    assert_eq!(
+        next(&generator, &[2]),
+        Ok(UlidFlake::from_parts(100, 53).unwrap())
+    );
+    // One millisecond more fails, says by how much, and keeps the state.
+    clock(&generator).set(at(89));
+    assert_eq!(
+        next(&generator, &[]),
+        Err(Error::ClockMovedBackwards {
+            by_ms: 11,
+            allowance_ms: 10
+        })
+    );
+    clock(&generator).set(at(100));
+    assert_eq!(
+        next(&generator, &[3]),
+        Ok(UlidFlake::from_parts(100, 56).unwrap())
+    );
+}
+
+#[test]
+fn a_zero_allowance_fails_on_any_rollback_and_the_default_is_one_second() {
+    let generator = scripted(
+        |builder| builder.rollback_allowance(Duration::ZERO),
+        at(100),
+    );
+    next(&generator, &[0]).unwrap();
+    clock(&generator).set(at(99));
+    assert_eq!(
+        next(&generator, &[]),
+        Err(Error::ClockMovedBackwards {
+            by_ms: 1,
+            allowance_ms: 0
+        })
+    );
+
+    let generator = scripted(|builder| builder, at(5_000));
+    assert_eq!(generator.rollback_allowance_ms(), 1_000);
+    next(&generator, &[0]).unwrap();
+    clock(&generator).set(at(4_000));
+    assert_eq!(next(&generator, &[9]).unwrap().timestamp_ms(), 5_000);
+    clock(&generator).set(at(3_999));
+    assert_eq!(
+        next(&generator, &[]),
+        Err(Error::ClockMovedBackwards {
+            by_ms: 1_001,
+            allowance_ms: 1_000
+        })
+    );
+}
+
+#[test]
+fn the_epoch_bounds_the_clock() {
+    let generator = scripted(|builder| builder, at(-1));
+    assert_eq!(
+        next(&generator, &[]),
+        Err(Error::TimestampOutOfRange { found_ms: -1 })
+    );
+    clock(&generator).set(at(0));
+    assert_eq!(next(&generator, &[0]), Ok(UlidFlake::MIN));
+    clock(&generator).set(at(MAX_TIMESTAMP as i64));
+    assert_eq!(next(&generator, &[FIELD_MAX]), Ok(UlidFlake::MAX));
+    clock(&generator).set(at(MAX_TIMESTAMP as i64 + 1));
+    assert_eq!(
+        next(&generator, &[]),
+        Err(Error::TimestampOutOfRange { found_ms: 1 << 43 })
+    );
+}
+
+#[test]
+fn a_custom_epoch_shifts_every_timestamp() {
+    let epoch = Epoch::from_unix_ms(1_735_689_600_000).unwrap();
+    let generator = scripted(|builder| builder.epoch(epoch), 1_735_689_600_123);
+    assert_eq!(next(&generator, &[0]).unwrap().timestamp_ms(), 123);
+    assert_eq!(generator.epoch(), epoch);
+}
+
+#[test]
+fn blocking_generation_waits_for_the_next_millisecond() {
+    let generator = scripted(|builder| builder, at(100));
+    next(&generator, &[FIELD_MAX]).unwrap();
+    generator_random(&generator).push(&[1, 42]);
+    let id = generator.generate_blocking().unwrap();
+    assert_eq!(id, UlidFlake::from_parts(101, 42).unwrap());
+    assert_eq!(clock(&generator).waits(), [at(101)]);
+}
+
+#[test]
+fn blocking_generation_still_fails_on_a_broken_clock() {
+    let generator = scripted(
+        |builder| builder.rollback_allowance(Duration::ZERO),
+        at(100),
+    );
+    next(&generator, &[0]).unwrap();
+    clock(&generator).set(at(50));
+    assert_eq!(
+        generator.generate_blocking(),
+        Err(Error::ClockMovedBackwards {
+            by_ms: 50,
+            allowance_ms: 0
+        })
+    );
+    assert!(clock(&generator).waits().is_empty());
+}
+
+#[tokio::test]
+async fn async_generation_waits_for_the_next_millisecond() {
+    let generator = scripted(|builder| builder, at(100));
+    next(&generator, &[FIELD_MAX]).unwrap();
+    generator_random(&generator).push(&[1, 42]);
+    let id = generator.generate_async().await.unwrap();
+    assert_eq!(id, UlidFlake::from_parts(101, 42).unwrap());
+    assert_eq!(clock(&generator).waits(), [at(101)]);
+}
+
+#[tokio::test]
+async fn async_generation_on_the_system_clock_crosses_overflows() {
+    // Spawned: the future must be Send.
+    let ids = tokio::spawn(async {
+        let generator = Generator::new();
+        let mut ids = Vec::new();
+        for _ in 0..20_000 {
+            ids.push(generator.generate_async().await.unwrap());
+        }
+        ids
+    })
+    .await
+    .unwrap();
+    assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+}
+
+#[test]
+fn configuration_is_validated_when_built() {
+    let cases = [
+        (
+            Layout::StandAlone,
+            0,
+            Error::InvalidEntropySize { found: 0, max: 3 },
+        ),
+        (
+            Layout::StandAlone,
+            4,
+            Error::InvalidEntropySize { found: 4, max: 3 },
+        ),
+        (
+            Layout::Scalable { scalability_id: 0 },
+            3,
+            Error::InvalidEntropySize { found: 3, max: 2 },
+        ),
+        (
+            Layout::Scalable { scalability_id: 32 },
+            1,
+            Error::InvalidScalabilityId { found: 32 },
+        ),
+    ];
+    for (layout, entropy_bytes, expected) in cases {
+        let result = Generator::builder()
+            .layout(layout)
+            .entropy_bytes(entropy_bytes)
+            .build();
+        assert_eq!(result.unwrap_err(), expected, "{layout:?}, {entropy_bytes}");
+    }
+    for (layout, entropy_bytes) in [
+        (Layout::StandAlone, 3),
+        (Layout::Scalable { scalability_id: 31 }, 2),
+    ] {
+        let generator = Generator::builder()
+            .layout(layout)
+            .entropy_bytes(entropy_bytes)
+            .build()
+            .unwrap();
+        assert_eq!(
+            (generator.layout(), generator.entropy_bytes()),
+            (layout, entropy_bytes)
+        );
+    }
+}
+
+#[test]
+fn from_unix_epoch_time_uses_the_epoch_fresh_randomness_and_no_state() {
+    let generator = scripted(
+        |builder| builder.layout(Layout::Scalable { scalability_id: 9 }),
+        at(0),
+    );
+    generator_random(&generator).push(&[u32::MAX]);
+    let id = generator.from_unix_epoch_time(1_704_067_201).unwrap();
+    assert_eq!(
+        id,
+        UlidFlake::from_scalable_parts(1_000, SCALABLE_FIELD_MAX as u16, 9).unwrap()
+    );
+    // The generator's state is untouched: the next ID is a fresh draw at the clock's time.
+    assert_eq!(
+        next(&generator, &[0]),
+        Ok(UlidFlake::from_scalable_parts(0, 0, 9).unwrap())
+    );
+
+    assert_eq!(
+        generator.from_unix_epoch_time(1_704_067_199),
+        Err(Error::TimestampOutOfRange { found_ms: -1_000 })
+    );
+    assert_eq!(
+        generator.from_unix_epoch_time(u64::MAX),
+        Err(Error::TimestampOutOfRange {
+            found_ms: i128::from(u64::MAX) * 1000 - 1_704_067_200_000
+        })
+    );
+    // The last whole second of the default epoch, and one past the range.
+    let last_second = (Epoch::DEFAULT.unix_ms() + MAX_TIMESTAMP) / 1000;
+    generator_random(&generator).push(&[0]);
+    assert!(generator.from_unix_epoch_time(last_second).is_ok());
+    assert!(generator.from_unix_epoch_time(last_second + 1).is_err());
+
+    generator_random(&generator).push(&[5]);
+    let moment = std::time::UNIX_EPOCH + Duration::from_millis(at(77) as u64);
+    assert_eq!(
+        generator.from_system_time(moment),
+        Ok(UlidFlake::from_scalable_parts(77, 5, 9).unwrap())
+    );
+    assert_eq!(
+        generator.from_system_time(std::time::UNIX_EPOCH - Duration::from_millis(1)),
+        Err(Error::TimestampOutOfRange {
+            found_ms: -1 - 1_704_067_200_000
+        })
+    );
+}

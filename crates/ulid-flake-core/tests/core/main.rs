@@ -1,0 +1,11 @@
+//! The integration tests of `ulid-flake-core`, in one binary.
+
+mod codec;
+mod concurrency;
+mod default_generator;
+mod fork;
+mod generator;
+mod id;
+mod serde;
+mod support;
+mod uuid;

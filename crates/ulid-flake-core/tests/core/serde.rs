@@ -1,0 +1,167 @@
+//! serde: text in human-readable formats, the integer in binary ones, `with` modules.
+
+use serde::{Deserialize, Serialize};
+use ulid_flake_core::{Id, UlidFlake, ulid_flake};
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct User {
+    id: Id<User>,
+    referrer: Option<Id<User>>,
+    raw: UlidFlake,
+}
+
+const ID: UlidFlake = ulid_flake!("00CMXB6TAK4SA");
+
+fn user() -> User {
+    User {
+        id: ID.into(),
+        referrer: Some(UlidFlake::MAX.into()),
+        raw: UlidFlake::MIN,
+    }
+}
+
+#[test]
+fn json_carries_the_text_and_round_trips() {
+    let json = serde_json::to_string(&user()).unwrap();
+    assert_eq!(
+        json,
+        r#"{"id":"00CMXB6TAK4SA","referrer":"7ZZZZZZZZZZZZ","raw":"0000000000000"}"#
+    );
+    assert_eq!(serde_json::from_str::<User>(&json).unwrap(), user());
+    // Lowercase is valid input; `null` is `None`.
+    let lower = r#"{"id":"00cmxb6tak4sa","referrer":null,"raw":"0000000000000"}"#;
+    let parsed: User = serde_json::from_str(lower).unwrap();
+    assert_eq!((parsed.id, parsed.referrer), (ID.into(), None));
+}
+
+#[test]
+fn json_rejects_numbers_and_malformed_text_with_clear_messages() {
+    let error = |json: &str| {
+        serde_json::from_str::<Id<User>>(json)
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        error("14246757444195114"),
+        "invalid type: integer `14246757444195114`, expected a Ulid-Flake as a 13-character \
+         Crockford Base32 string (not a number: IDs exceed 2^53) at line 1 column 17"
+    );
+    assert_eq!(
+        error("-1"),
+        "invalid type: integer `-1`, expected a Ulid-Flake as a 13-character Crockford Base32 \
+         string (not a number: IDs exceed 2^53) at line 1 column 2"
+    );
+    assert_eq!(
+        error(r#""00CMXB6TAK4SI""#),
+        "invalid character 'I' at index 12: expected a Crockford Base32 digit \
+         (0-9, A-Z without I, L, O, U, in either case) at line 1 column 15"
+    );
+    assert_eq!(
+        error(r#""00CMXB6TAK4S""#),
+        "invalid length: expected 13 characters, found 12 bytes at line 1 column 14"
+    );
+    assert_eq!(
+        error(r#""8000000000000""#),
+        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
+         found 9223372036854775808 at line 1 column 15"
+    );
+    assert!(error("true").starts_with("invalid type: boolean `true`, expected a Ulid-Flake"));
+    assert!(error("{}").starts_with("invalid type: map, expected a Ulid-Flake"));
+}
+
+#[test]
+fn query_strings_deserialize_through_deserialize_str() {
+    #[derive(Debug, Deserialize)]
+    struct Page {
+        after: Id<User>,
+        limit: u32,
+    }
+    let page: Page = serde_urlencoded::from_str("after=00CMXB6TAK4SA&limit=10").unwrap();
+    assert_eq!((page.after, page.limit), (ID.into(), 10));
+    let error = serde_urlencoded::from_str::<Page>("after=00CMXB6TAK4S&limit=10").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid length: expected 13 characters, found 12 bytes"
+    );
+}
+
+#[test]
+fn binary_formats_carry_the_integer_and_round_trip() {
+    let mut cbor = Vec::new();
+    ciborium::into_writer(&ID, &mut cbor).unwrap();
+    // CBOR major type 0 with an 8-byte argument (0x1B), then the value, big-endian.
+    let mut expected = vec![0x1B];
+    expected.extend(ID.to_u64().to_be_bytes());
+    assert_eq!(cbor, expected);
+
+    let mut cbor = Vec::new();
+    ciborium::into_writer(&user(), &mut cbor).unwrap();
+    assert_eq!(
+        ciborium::from_reader::<User, _>(cbor.as_slice()).unwrap(),
+        user()
+    );
+
+    // An integer above i64::MAX where an ID belongs.
+    let mut too_large = Vec::new();
+    ciborium::into_writer(&(1_u64 << 63), &mut too_large).unwrap();
+    let error = ciborium::from_reader::<UlidFlake, _>(too_large.as_slice()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "Semantic(None, \"value out of range: expected 0..=9223372036854775807 \
+         (a first character 0-7 in text), found 9223372036854775808\")"
+    );
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Pinned {
+    #[serde(with = "ulid_flake_core::serde::integer")]
+    as_integer: Id<User>,
+    #[serde(with = "ulid_flake_core::serde::integer::option")]
+    maybe_integer: Option<UlidFlake>,
+    #[serde(with = "ulid_flake_core::serde::text")]
+    as_text: UlidFlake,
+    #[serde(with = "ulid_flake_core::serde::text::option")]
+    maybe_text: Option<Id<User>>,
+}
+
+#[test]
+fn with_modules_pin_the_representation_in_every_format() {
+    let pinned = Pinned {
+        as_integer: ID.into(),
+        maybe_integer: None,
+        as_text: ID,
+        maybe_text: Some(ID.into()),
+    };
+    let json = serde_json::to_string(&pinned).unwrap();
+    assert_eq!(
+        json,
+        r#"{"as_integer":14246757444195114,"maybe_integer":null,"as_text":"00CMXB6TAK4SA","maybe_text":"00CMXB6TAK4SA"}"#
+    );
+    assert_eq!(serde_json::from_str::<Pinned>(&json).unwrap(), pinned);
+
+    let mut cbor = Vec::new();
+    ciborium::into_writer(&pinned, &mut cbor).unwrap();
+    assert_eq!(
+        ciborium::from_reader::<Pinned, _>(cbor.as_slice()).unwrap(),
+        pinned
+    );
+
+    // The integer module rejects a negative number and a string.
+    let negative =
+        r#"{"as_integer":-1,"maybe_integer":null,"as_text":"00CMXB6TAK4SA","maybe_text":null}"#;
+    assert_eq!(
+        serde_json::from_str::<Pinned>(negative)
+            .unwrap_err()
+            .to_string(),
+        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
+         found -1 at line 1 column 16"
+    );
+    let text = r#"{"as_integer":"00CMXB6TAK4SA","maybe_integer":null,"as_text":"00CMXB6TAK4SA","maybe_text":null}"#;
+    assert_eq!(
+        serde_json::from_str::<Pinned>(text)
+            .unwrap_err()
+            .to_string(),
+        "invalid type: string \"00CMXB6TAK4SA\", expected a Ulid-Flake as an integer \
+         0..=9223372036854775807 at line 1 column 29"
+    );
+}

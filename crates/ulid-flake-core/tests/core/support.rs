@@ -1,0 +1,90 @@
+//! Scripted time and randomness, so every edge of the generator has a deterministic test.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use ulid_flake_core::Epoch;
+use ulid_flake_core::generator::{Clock, RandomSource};
+
+/// Unix milliseconds of `timestamp_ms` after the default epoch.
+pub(crate) fn at(timestamp_ms: i64) -> i64 {
+    Epoch::DEFAULT.unix_ms() as i64 + timestamp_ms
+}
+
+/// A clock that reads what the test set; waiting moves it to the awaited millisecond and
+/// records the wait.
+#[derive(Debug, Default)]
+pub(crate) struct ManualClock {
+    now: AtomicI64,
+    waits: Mutex<Vec<i64>>,
+}
+
+impl ManualClock {
+    pub(crate) fn new(unix_ms: i64) -> Self {
+        Self {
+            now: AtomicI64::new(unix_ms),
+            waits: Mutex::default(),
+        }
+    }
+
+    pub(crate) fn set(&self, unix_ms: i64) {
+        self.now.store(unix_ms, Ordering::SeqCst);
+    }
+
+    /// The milliseconds waited for, in order.
+    pub(crate) fn waits(&self) -> Vec<i64> {
+        self.waits.lock().unwrap().clone()
+    }
+}
+
+impl Clock for ManualClock {
+    fn unix_ms(&self) -> i64 {
+        self.now.load(Ordering::SeqCst)
+    }
+
+    fn wait_until(&self, unix_ms: i64) {
+        self.waits.lock().unwrap().push(unix_ms);
+        self.now.fetch_max(unix_ms, Ordering::SeqCst);
+    }
+
+    fn wait_until_async(&self, unix_ms: i64) -> impl Future<Output = ()> + Send {
+        self.wait_until(unix_ms);
+        std::future::ready(())
+    }
+}
+
+/// A clock that moves one millisecond forward at every reading.
+#[derive(Debug)]
+pub(crate) struct TickingClock(pub(crate) AtomicI64);
+
+impl Clock for TickingClock {
+    fn unix_ms(&self) -> i64 {
+        self.0.fetch_add(1, Ordering::SeqCst)
+    }
+}
+
+/// Randomness that replays a script and fails the test when the generator draws more.
+#[derive(Debug, Default)]
+pub(crate) struct ScriptedRandom(Mutex<VecDeque<u32>>);
+
+impl ScriptedRandom {
+    pub(crate) fn push(&self, draws: &[u32]) {
+        self.0.lock().unwrap().extend(draws);
+    }
+
+    /// The draws not taken yet.
+    pub(crate) fn left(&self) -> usize {
+        self.0.lock().unwrap().len()
+    }
+}
+
+impl RandomSource for ScriptedRandom {
+    fn next_u32(&self) -> u32 {
+        self.0
+            .lock()
+            .unwrap()
+            .pop_front()
+            .expect("the generator drew more random values than the test scripted")
+    }
+}

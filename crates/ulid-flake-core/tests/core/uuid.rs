@@ -1,0 +1,78 @@
+//! The UUIDv7 mapping: lossless and order-preserving.
+
+use proptest::prelude::*;
+use ulid_flake_core::{Epoch, Error, MAX_TIMESTAMP, UlidFlake, ulid_flake};
+use uuid::Uuid;
+
+#[test]
+fn maps_the_vectors_to_version_7_uuids_and_back() {
+    let id = ulid_flake!("00CMXB6TAK4SA");
+    let uuid = id.to_uuid_v7(Epoch::DEFAULT);
+    assert_eq!(uuid.to_string(), "018fec27-8f4a-7993-8a80-000000000000");
+    assert_eq!(uuid.get_version_num(), 7);
+    assert_eq!(uuid.get_variant(), uuid::Variant::RFC4122);
+    // The UUID's timestamp is the ID's moment in Unix milliseconds.
+    let (seconds, nanos) = uuid.get_timestamp().unwrap().to_unix();
+    assert_eq!(
+        seconds * 1000 + u64::from(nanos) / 1_000_000,
+        id.unix_ms(Epoch::DEFAULT)
+    );
+    assert_eq!(UlidFlake::from_uuid_v7(uuid, Epoch::DEFAULT), Ok(id));
+
+    for id in [UlidFlake::MIN, UlidFlake::MAX] {
+        for epoch in [Epoch::UNIX, Epoch::DEFAULT, Epoch::MAX] {
+            assert_eq!(UlidFlake::from_uuid_v7(id.to_uuid_v7(epoch), epoch), Ok(id));
+        }
+    }
+    assert_eq!(
+        UlidFlake::MAX.to_uuid_v7(Epoch::MAX).to_string(),
+        "ffffffff-ffff-7fff-bfc0-000000000000"
+    );
+}
+
+#[test]
+fn rejects_uuids_no_id_maps_to() {
+    let invalid = |expected| Err(Error::InvalidUuid { expected });
+    let v7 = ulid_flake!("00CMXB6TAK4SA").to_uuid_v7(Epoch::DEFAULT);
+    assert_eq!(
+        UlidFlake::from_uuid_v7(
+            Uuid::from_u128(0x0190_0000_0000_4000_8000_0000_0000_0000),
+            Epoch::DEFAULT
+        ),
+        invalid("version 7")
+    );
+    assert_eq!(
+        UlidFlake::from_uuid_v7(Uuid::from_u128(v7.as_u128() ^ (1 << 63)), Epoch::DEFAULT),
+        invalid("the RFC 9562 variant")
+    );
+    assert_eq!(
+        UlidFlake::from_uuid_v7(Uuid::from_u128(v7.as_u128() | 1), Epoch::DEFAULT),
+        invalid("the low 54 bits zero")
+    );
+    // Another epoch: the moment falls before it.
+    let later = Epoch::from_unix_ms(Epoch::DEFAULT.unix_ms() + 13_586_766_667).unwrap();
+    assert_eq!(
+        UlidFlake::from_uuid_v7(v7, later),
+        Err(Error::TimestampOutOfRange { found_ms: -1 })
+    );
+    // Past the last millisecond of the epoch.
+    let past_the_end =
+        Uuid::from_u128(UlidFlake::MAX.to_uuid_v7(Epoch::UNIX).as_u128() + (1 << 80));
+    assert_eq!(
+        UlidFlake::from_uuid_v7(past_the_end, Epoch::UNIX),
+        Err(Error::TimestampOutOfRange {
+            found_ms: i128::from(MAX_TIMESTAMP) + 1
+        })
+    );
+}
+
+proptest! {
+    #[test]
+    fn round_trips_and_keeps_the_order(a in 0..=i64::MAX as u64, b in 0..=i64::MAX as u64) {
+        let (a, b) = (UlidFlake::from_u64(a).unwrap(), UlidFlake::from_u64(b).unwrap());
+        let (ua, ub) = (a.to_uuid_v7(Epoch::DEFAULT), b.to_uuid_v7(Epoch::DEFAULT));
+        prop_assert_eq!(UlidFlake::from_uuid_v7(ua, Epoch::DEFAULT), Ok(a));
+        prop_assert_eq!(a.cmp(&b), ua.cmp(&ub));
+        prop_assert_eq!(ua.get_version_num(), 7);
+    }
+}
