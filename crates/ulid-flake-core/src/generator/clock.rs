@@ -8,7 +8,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The generator reads the clock once per ID, so [`Clock::unix_ms`] is on the hot path.
 /// The waiting calls use [`Clock::wait_until`] (and [`Clock::wait_until_async`] with the
 /// `tokio` feature); their default implementations wait on the system clock, which is right
-/// for any clock that follows it. A test clock overrides them to move its own time instead.
+/// for any clock that follows it. A clock that does not (a test clock that a test moves by
+/// hand) must override both, or a waiting call would wait for the system clock while its own
+/// time stands still.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicI64, Ordering};
@@ -24,6 +26,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 ///     fn wait_until(&self, unix_ms: i64) {
 ///         self.0.fetch_max(unix_ms, Ordering::Relaxed);
 ///     }
+///     // With the `tokio` feature, override `wait_until_async` likewise.
 /// }
 ///
 /// let generator = Generator::builder()

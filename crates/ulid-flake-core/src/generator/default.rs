@@ -76,9 +76,12 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
         name: SCALABILITY_ID_VARIABLE,
         expected: "a scalability id, an integer 0..=31",
     };
+    // Decimal digits only: `parse` would also take a sign.
     let id: u64 = value
         .to_str()
-        .and_then(|text| text.trim().parse().ok())
+        .map(str::trim)
+        .filter(|text| !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit()))
+        .and_then(|text| text.parse().ok())
         .ok_or(invalid)?;
     match u8::try_from(id) {
         Ok(id) if id <= crate::SCALABILITY_ID_MAX => Ok(Some(id)),

@@ -35,6 +35,7 @@
 
 mod clock;
 mod default;
+mod fork;
 mod random;
 
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -111,6 +112,8 @@ const NO_ID_YET: u64 = u64::MAX;
 pub struct Generator<C = SystemClock, R = ThreadRandom> {
     /// The last ID made, or [`NO_ID_YET`].
     last: AtomicU64,
+    /// The process's fork count when `last` was last known to be this process's own.
+    forks_seen: AtomicU64,
     config: Config,
     clock: C,
     random: R,
@@ -256,6 +259,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// }
     /// ```
     pub fn generate(&self) -> Result<UlidFlake, Error> {
+        let forks = fork::count();
+        if forks != self.forks_seen.load(Ordering::Relaxed) {
+            self.leave_inherited_millisecond(forks);
+        }
         loop {
             // Load the state before reading the clock. A thread that stored a later
             // timestamp read its clock before that store, and so before this read: seeing
@@ -276,6 +283,26 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 return Ok(UlidFlake::from_raw(next));
             }
         }
+    }
+
+    /// In a forked child: the parent goes on from the same state, so continuing its
+    /// millisecond with increments from the same base would repeat its IDs (1 in 255 per
+    /// pair with 1-byte entropy). The child gives up that millisecond instead — as if it were
+    /// exhausted — and starts afresh in the next, where it is as independent of its parent as
+    /// any second generator.
+    #[cold]
+    fn leave_inherited_millisecond(&self, forks: u64) {
+        if self.forks_seen.swap(forks, Ordering::Relaxed) == forks {
+            return;
+        }
+        let config = &self.config;
+        // An error here only means there is no ID yet, and so nothing to leave.
+        let _ = self
+            .last
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
+                (last != NO_ID_YET)
+                    .then(|| config.compose(last >> RANDOMNESS_BITS, config.randomness_max))
+            });
     }
 
     /// The ID that follows `last` when the clock reads `now` (ms since the epoch).
@@ -669,8 +696,10 @@ impl<C, R> GeneratorBuilder<C, R> {
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn build(self) -> Result<Generator<C, R>, Error> {
+        fork::watch();
         Ok(Generator {
             last: AtomicU64::new(NO_ID_YET),
+            forks_seen: AtomicU64::new(fork::count()),
             config: Config::new(self.settings)?,
             clock: self.clock,
             random: self.random,

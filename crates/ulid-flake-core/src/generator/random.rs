@@ -1,11 +1,12 @@
 //! Randomness sources for the generator.
 
 use core::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread_local;
 
 use rand_chacha::ChaCha12Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use super::fork;
 
 /// A source of uniformly distributed random `u32`s.
 ///
@@ -59,10 +60,6 @@ pub trait RandomSource {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ThreadRandom;
 
-/// How many times this process has forked (as seen by the child); a thread's stream is
-/// valid only for the count it was seeded under.
-static FORKS: AtomicU64 = AtomicU64::new(0);
-
 struct ThreadStream {
     rng: ChaCha12Rng,
     forks: u64,
@@ -77,7 +74,7 @@ impl RandomSource for ThreadRandom {
     fn next_u32(&self) -> u32 {
         STREAM.with(|stream| {
             let mut stream = stream.borrow_mut();
-            let forks = FORKS.load(Ordering::Relaxed);
+            let forks = fork::count();
             match &mut *stream {
                 Some(current) if current.forks == forks => current.rng.next_u32(),
                 stale => stale.insert(ThreadStream::seeded()).rng.next_u32(),
@@ -89,9 +86,9 @@ impl RandomSource for ThreadRandom {
 impl ThreadStream {
     #[cold]
     fn seeded() -> Self {
-        watch_forks();
-        // Read the count after the handler is in place: a fork from now on changes it.
-        let forks = FORKS.load(Ordering::Relaxed);
+        // Count after the handler is in place: a fork from now on changes the count.
+        fork::watch();
+        let forks = fork::count();
         let mut seed = [0; 32];
         if let Err(error) = getrandom::fill(&mut seed) {
             panic!("ulid-flake: the operating system gave no random seed: {error}");
@@ -102,24 +99,6 @@ impl ThreadStream {
         }
     }
 }
-
-#[cfg(unix)]
-fn watch_forks() {
-    extern "C" fn count_fork_in_child() {
-        FORKS.fetch_add(1, Ordering::Relaxed);
-    }
-    static INSTALLED: std::sync::Once = std::sync::Once::new();
-    INSTALLED.call_once(|| {
-        // SAFETY: the handler only increments an atomic, which is async-signal-safe, as a
-        // handler run in a freshly forked child must be.
-        let status = unsafe { libc::pthread_atfork(None, None, Some(count_fork_in_child)) };
-        assert!(status == 0, "ulid-flake: pthread_atfork failed ({status})");
-    });
-}
-
-/// Without `fork`, there is nothing to watch.
-#[cfg(not(unix))]
-fn watch_forks() {}
 
 /// Shared sources: a test keeps one handle and gives the generator another.
 macro_rules! forward_random {

@@ -1,10 +1,9 @@
 //! A forked child must not replay its parent's randomness (SPEC §3).
 
-use std::sync::atomic::AtomicI64;
-
+use ulid_flake_core::Error;
 use ulid_flake_core::generator::{Generator, ThreadRandom};
 
-use crate::support::{TickingClock, at};
+use crate::support::{ManualClock, at};
 
 const IDS: usize = 16;
 
@@ -12,18 +11,17 @@ const IDS: usize = 16;
 const DISJOINT: i32 = 0;
 const SHARED_AN_ID: i32 = 1;
 const PIPE_FAILED: i32 = 2;
+const CONTINUED_THE_PARENTS_MILLISECOND: i32 = 3;
 
 #[test]
 fn parent_and_child_never_produce_the_same_id_after_fork() {
-    // Every reading is a new millisecond, so each ID is a fresh 20-bit draw from the
-    // thread's CSPRNG, and parent and child read the same timestamps: with a copied
-    // random stream their IDs would be identical, one for one.
     let generator = Generator::builder()
-        .clock(TickingClock(AtomicI64::new(at(0))))
+        .clock(ManualClock::new(at(0)))
         .random_source(ThreadRandom)
         .build()
         .unwrap();
-    // Seed this thread's stream before the fork, so the child inherits it.
+    // Seed this thread's stream and the generator's state before the fork: the child
+    // inherits both.
     generator.generate().unwrap();
 
     let mut fds = [0; 2];
@@ -35,13 +33,28 @@ fn parent_and_child_never_produce_the_same_id_after_fork() {
     // a pipe and exits with _exit; it returns to no test harness code.
     let pid = unsafe { libc::fork() };
     assert!(pid >= 0, "fork failed");
-    let ids = generate(&generator);
     if pid == 0 {
+        // The parent may go on in the inherited millisecond; the child must not, since
+        // increments from the same base would repeat the parent's IDs.
+        let verdict = match generator.generate() {
+            Err(Error::Overflow { timestamp_ms: 0 }) => {
+                child_verdict(read_end, &later_ids(&generator))
+            }
+            _ => CONTINUED_THE_PARENTS_MILLISECOND,
+        };
         // SAFETY: `_exit` ends the child without running the parent's destructors.
-        unsafe { libc::_exit(child_verdict(read_end, &ids)) };
+        unsafe { libc::_exit(verdict) };
     }
+    // Overflow only if the first draw landed in the top 255 values of the field.
+    assert!(matches!(
+        generator.generate(),
+        Ok(_) | Err(Error::Overflow { .. })
+    ));
 
-    // The parent sends its IDs; the child compares and reports through its exit code.
+    // In the later milliseconds both sides read the same timestamps, so each pair of IDs
+    // differs only by a fresh 20-bit draw: with a copied random stream they would be equal,
+    // one for one (a true collision has odds of 16 in 2^20).
+    let ids = later_ids(&generator);
     let bytes: Vec<u8> = ids.iter().flat_map(|id| id.to_ne_bytes()).collect();
     // SAFETY: `bytes` is valid for its length; the pipe holds 128 bytes without blocking.
     let written = unsafe { libc::write(write_end, bytes.as_ptr().cast(), bytes.len()) };
@@ -53,12 +66,17 @@ fn parent_and_child_never_produce_the_same_id_after_fork() {
     assert_eq!(
         libc::WEXITSTATUS(status),
         DISJOINT,
-        "the child shared an ID with its parent (1) or could not read the pipe (2)"
+        "1: the child shared an ID with its parent; 2: it could not read the pipe; \
+         3: it continued the parent's millisecond"
     );
 }
 
-fn generate(generator: &Generator<TickingClock, ThreadRandom>) -> [u64; IDS] {
-    std::array::from_fn(|_| generator.generate().unwrap().to_u64())
+/// One ID in each of the milliseconds 1 to 16.
+fn later_ids(generator: &Generator<ManualClock, ThreadRandom>) -> [u64; IDS] {
+    std::array::from_fn(|index| {
+        generator.clock().set(at(index as i64 + 1));
+        generator.generate().unwrap().to_u64()
+    })
 }
 
 fn child_verdict(read_end: i32, own: &[u64; IDS]) -> i32 {

@@ -54,16 +54,6 @@ impl Clock for ManualClock {
     }
 }
 
-/// A clock that moves one millisecond forward at every reading.
-#[derive(Debug)]
-pub(crate) struct TickingClock(pub(crate) AtomicI64);
-
-impl Clock for TickingClock {
-    fn unix_ms(&self) -> i64 {
-        self.0.fetch_add(1, Ordering::SeqCst)
-    }
-}
-
 /// Randomness that replays a script and fails the test when the generator draws more.
 #[derive(Debug, Default)]
 pub(crate) struct ScriptedRandom(Mutex<VecDeque<u32>>);
