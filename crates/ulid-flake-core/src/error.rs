@@ -6,10 +6,10 @@ use crate::{ENCODED_LEN, MAX_TIMESTAMP};
 
 /// Everything that can go wrong when parsing, converting or generating a Ulid-Flake.
 ///
-/// Callers tell the kinds apart by matching on the variants; every variant carries the
-/// value that was found, and its message says what was expected and what was found. A
-/// message never repeats a whole input: a malformed string is described by its length
-/// or by the one character that is wrong.
+/// Callers tell the kinds apart by matching on the variants, which carry the offending value
+/// where there is one; each message says what was expected and what was found. A message
+/// never repeats a whole input: a malformed string is described by its length or by the one
+/// character that is wrong.
 ///
 /// The type is `Copy` and holds no heap data, so it works without `alloc` and in `const`
 /// contexts (the [`ulid_flake!`](crate::ulid_flake) macro relies on that).
@@ -114,7 +114,7 @@ impl fmt::Display for Error {
         match *self {
             Self::InvalidLength { found } => write!(
                 f,
-                "invalid length: expected {ENCODED_LEN} characters, found {found} bytes"
+                "invalid length: expected {ENCODED_LEN} ASCII characters, found {found} bytes"
             ),
             Self::InvalidCharacter { index, found } => {
                 f.write_str("invalid character ")?;

@@ -157,6 +157,26 @@ impl<T: ?Sized> Id<T> {
     pub fn generate() -> Result<Self, Error> {
         UlidFlake::generate().map(Self::from_ulid_flake)
     }
+
+    /// A new ID from the process-wide default generator, without blocking the thread; see
+    /// [`UlidFlake::generate_async`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::generate`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// struct Post;
+    /// let id = ulid_flake_core::Id::<Post>::generate_async().await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn generate_async() -> Result<Self, Error> {
+        UlidFlake::generate_async().await.map(Self::from_ulid_flake)
+    }
 }
 
 impl<T: ?Sized> Clone for Id<T> {

@@ -55,16 +55,17 @@
 //! - `serde`: `Serialize` and `Deserialize`, and the [`serde`](mod@serde) `with` modules.
 //! - `uuid`: the lossless, order-preserving UUIDv7 mapping
 //!   ([`UlidFlake::to_uuid_v7`], [`UlidFlake::from_uuid_v7`]).
+//! - `sqlx`: `Type`, `Encode` and `Decode` as `BIGINT` for every sqlx database whose `i64`
+//!   has them (a negative value decodes to an error naming it); `sqlx-postgres` adds
+//!   `PgHasArrayType`. The `ulid-flake-sqlx` crate turns these on.
 //! - `tokio`: [`Generator::generate_async`](generator::Generator::generate_async).
 //!
 //! # The format
 //!
-//! | bits | stand-alone | scalable |
-//! |---|---|---|
-//! | 63 | 0 | 0 |
-//! | 62..20 | timestamp (ms since the epoch) | timestamp |
-//! | 19..5 | randomness (20 bits, 19..0) | randomness (15 bits) |
-//! | 4..0 | | scalability id (0..=31) |
+//! | layout | bit 63 | bits 62..20 | bits 19..5 | bits 4..0 |
+//! |---|---|---|---|---|
+//! | stand-alone | 0 | timestamp (ms since the epoch) | randomness (20 bits) | (randomness) |
+//! | scalable | 0 | timestamp (ms since the epoch) | randomness (15 bits) | scalability id |
 //!
 //! The canonical text is the value in Crockford's Base32, most significant digit first,
 //! zero-padded to 13 characters; the first is always `0`..`7`. The byte form is 8 bytes,
@@ -101,6 +102,12 @@ pub use ulid_flake::UlidFlake;
 /// binary ones; these modules override that per field, each with an `option` submodule for
 /// `Option` fields.
 ///
+/// They are needed in one case: inside `#[serde(flatten)]`, untagged enums and internally
+/// tagged enums, serde buffers the input and reports every format as human-readable
+/// (serde-rs/serde#2172), so a binary format's integer would be read as if it had to be text.
+/// Pin such fields with [`integer`](self::serde::integer) (or [`text`](self::serde::text))
+/// and they read back in every format.
+///
 /// ```
 /// use ulid_flake_core::{UlidFlake, ulid_flake};
 ///
@@ -118,6 +125,14 @@ pub use ulid_flake::UlidFlake;
 #[cfg(feature = "serde")]
 pub mod serde {
     pub use crate::external::serde_support::{integer, text};
+}
+
+/// Re-exports for this crate's macros, so that they work in crates that do not name these
+/// dependencies. Not public API.
+#[doc(hidden)]
+pub mod __private {
+    #[cfg(feature = "sqlx")]
+    pub use sqlx;
 }
 
 /// Keeps the README's quick start compiling and passing.
@@ -155,9 +170,12 @@ const SCALABLE_RANDOMNESS_MAX: u32 = (1 << (RANDOMNESS_BITS - SCALABILITY_ID_BIT
 #[cfg(feature = "std")]
 impl UlidFlake {
     /// A new ID from the process-wide default generator
-    /// ([`generator::default_generator`]). When the current millisecond is exhausted it
-    /// waits for the next one (well under a millisecond), so it fails only on a broken
-    /// clock or configuration.
+    /// ([`generator::default_generator`]). Unlike
+    /// [`Generator::generate`](generator::Generator::generate), it waits when the current
+    /// millisecond is exhausted: until the next one begins, which is well under a millisecond
+    /// — except after the clock moved back (within the rollback allowance), when it waits
+    /// until the clock catches up with the last ID. It fails only on a broken clock or
+    /// configuration. In `async` code, prefer [`UlidFlake::generate_async`].
     ///
     /// # Errors
     ///
@@ -172,5 +190,25 @@ impl UlidFlake {
     /// ```
     pub fn generate() -> Result<Self, Error> {
         generator::default_generator()?.generate_blocking()
+    }
+
+    /// A new ID from the process-wide default generator, waiting on the tokio timer instead
+    /// of blocking the thread; see [`UlidFlake::generate`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::generate`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// let id = ulid_flake_core::UlidFlake::generate_async().await?;
+    /// # assert!(id > ulid_flake_core::UlidFlake::MIN);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn generate_async() -> Result<Self, Error> {
+        generator::default_generator()?.generate_async().await
     }
 }

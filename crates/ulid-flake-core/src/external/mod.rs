@@ -2,5 +2,7 @@
 
 #[cfg(feature = "serde")]
 pub(crate) mod serde_support;
+#[cfg(feature = "sqlx")]
+mod sqlx_support;
 #[cfg(feature = "uuid")]
 mod uuid_support;

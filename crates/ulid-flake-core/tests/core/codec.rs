@@ -183,7 +183,7 @@ fn rejects_separators_white_space_and_non_ascii_without_trimming() {
     assert_eq!(error, Error::InvalidLength { found: 1 << 20 });
     assert_eq!(
         error.to_string(),
-        "invalid length: expected 13 characters, found 1048576 bytes"
+        "invalid length: expected 13 ASCII characters, found 1048576 bytes"
     );
 }
 
@@ -344,4 +344,86 @@ proptest! {
             Err(_) => prop_assert!(!is_canonical(&text), "rejected {:?}", text),
         }
     }
+}
+
+#[test]
+fn every_error_message_says_what_was_expected_and_found() {
+    use ulid_flake_core::Epoch;
+
+    let cases = [
+        (
+            Error::Overflow { timestamp_ms: 42 },
+            "randomness overflow: millisecond 42 since the epoch has no ID left; expected a call in a later millisecond",
+        ),
+        (
+            Error::ClockMovedBackwards {
+                by_ms: 1_500,
+                allowance_ms: 1_000,
+            },
+            "clock moved backwards: expected at most 1000 ms behind the last ID, found 1500 ms behind",
+        ),
+        (
+            Error::TimestampOutOfRange { found_ms: -1 },
+            "timestamp out of range: expected 0..=8796093022207 ms since the epoch, found -1 ms",
+        ),
+        (
+            Error::InvalidEpoch { found_unix_ms: -5 },
+            "invalid epoch: expected 0..=272678883688448 ms since 1970-01-01, found -5 ms",
+        ),
+        (
+            Error::InvalidEntropySize { found: 3, max: 2 },
+            "invalid entropy size: expected 1..=2 bytes for this layout, found 3",
+        ),
+        (
+            Error::InvalidScalabilityId { found: 32 },
+            "invalid scalability id: expected 0..=31, found 32",
+        ),
+        (
+            Error::RandomnessOutOfRange {
+                found: 1 << 20,
+                max: (1 << 20) - 1,
+            },
+            "randomness out of range: expected 0..=1048575, found 1048576",
+        ),
+        (
+            Error::DefaultGeneratorAlreadySet,
+            "default generator already set: expected to configure it once, before its first use, found it configured or used already",
+        ),
+        (
+            Error::InvalidUuid {
+                expected: "version 7",
+            },
+            "not a UUID mapped from a Ulid-Flake: expected version 7",
+        ),
+        (
+            Error::OutOfRange { found: -1 },
+            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found -1",
+        ),
+    ];
+    for (error, message) in cases {
+        assert_eq!(error.to_string(), message);
+    }
+    assert_eq!(Epoch::MAX.unix_ms(), 272_678_883_688_448);
+}
+
+#[test]
+fn epochs_are_bounded_by_48_bit_unix_milliseconds() {
+    use std::time::{Duration, UNIX_EPOCH};
+    use ulid_flake_core::Epoch;
+
+    assert_eq!(Epoch::from_unix_ms(Epoch::MAX.unix_ms()), Ok(Epoch::MAX));
+    assert_eq!(
+        Epoch::from_unix_ms(Epoch::MAX.unix_ms() + 1),
+        Err(Error::InvalidEpoch {
+            found_unix_ms: 272_678_883_688_449
+        })
+    );
+    assert_eq!(
+        Epoch::from_system_time(UNIX_EPOCH - Duration::from_millis(5)),
+        Err(Error::InvalidEpoch { found_unix_ms: -5 })
+    );
+    assert_eq!(
+        Epoch::DEFAULT.to_system_time(),
+        UNIX_EPOCH + Duration::from_millis(1_704_067_200_000)
+    );
 }

@@ -108,7 +108,7 @@ fn a_bad_variable_is_an_error_on_every_call() {
         name: "ULID_FLAKE_SCALABILITY_ID",
         expected: "a scalability id, an integer 0..=31",
     };
-    for value in ["web-3", "", "-1", "3.0"] {
+    for value in ["web-3", "", "-1", "+3", "3.0"] {
         assert_eq!(
             probe_in_child("generate", Some(value)),
             format!("errors Some({not_a_number:?}) Some({not_a_number:?})"),

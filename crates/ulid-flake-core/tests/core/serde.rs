@@ -58,7 +58,7 @@ fn json_rejects_numbers_and_malformed_text_with_clear_messages() {
     );
     assert_eq!(
         error(r#""00CMXB6TAK4S""#),
-        "invalid length: expected 13 characters, found 12 bytes at line 1 column 14"
+        "invalid length: expected 13 ASCII characters, found 12 bytes at line 1 column 14"
     );
     assert_eq!(
         error(r#""8000000000000""#),
@@ -81,7 +81,7 @@ fn query_strings_deserialize_through_deserialize_str() {
     let error = serde_urlencoded::from_str::<Page>("after=00CMXB6TAK4S&limit=10").unwrap_err();
     assert_eq!(
         error.to_string(),
-        "invalid length: expected 13 characters, found 12 bytes"
+        "invalid length: expected 13 ASCII characters, found 12 bytes"
     );
 }
 
@@ -163,5 +163,55 @@ fn with_modules_pin_the_representation_in_every_format() {
             .to_string(),
         "invalid type: string \"00CMXB6TAK4SA\", expected a Ulid-Flake as an integer \
          0..=9223372036854775807 at line 1 column 29"
+    );
+}
+
+#[test]
+fn pinned_fields_survive_flatten_in_binary_formats() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Inner {
+        #[serde(with = "ulid_flake_core::serde::integer")]
+        id: UlidFlake,
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Outer {
+        #[serde(flatten)]
+        inner: Inner,
+    }
+    let outer = Outer {
+        inner: Inner { id: ID },
+    };
+    let mut cbor = Vec::new();
+    ciborium::into_writer(&outer, &mut cbor).unwrap();
+    assert_eq!(
+        ciborium::from_reader::<Outer, _>(cbor.as_slice()).unwrap(),
+        outer
+    );
+
+    // Unpinned, serde's buffering claims a human-readable format and the integer is refused:
+    // the limitation the `with` modules exist for.
+    #[derive(Debug, Serialize, Deserialize)]
+    struct Unpinned {
+        #[serde(flatten)]
+        inner: Plain,
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    struct Plain {
+        id: UlidFlake,
+    }
+    let mut cbor = Vec::new();
+    ciborium::into_writer(
+        &Unpinned {
+            inner: Plain { id: ID },
+        },
+        &mut cbor,
+    )
+    .unwrap();
+    let error = ciborium::from_reader::<Unpinned, _>(cbor.as_slice()).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("invalid type: integer `14246757444195114`"),
+        "{error}"
     );
 }
