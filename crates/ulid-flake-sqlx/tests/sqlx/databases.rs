@@ -1,0 +1,286 @@
+//! The same behaviour on PostgreSQL, MariaDB and SQLite: each test is written once and
+//! instantiated per database.
+
+use ulid_flake_sqlx::generator::Generator;
+use ulid_flake_sqlx::{Id, UlidFlake};
+
+use crate::support::{User, VALUES, sql, unique_name};
+
+/// The message of decoding `found` from a `BIGINT`.
+fn out_of_range(found: i64) -> String {
+    format!(
+        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
+         found {found}"
+    )
+}
+
+/// A user's own newtype, given sqlx support by the crate's macro.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct UserId(UlidFlake);
+ulid_flake_sqlx::impl_for_newtype!(UserId);
+
+/// How many IDs the ordering test inserts, in chunks of `CHUNK` rows per statement.
+const ORDERED_IDS: usize = 100_000;
+const CHUNK: usize = 1_000;
+
+macro_rules! database_tests {
+    ($database:ident, $db_type:ty, $connect:path, [$p1:literal, $p2:literal, $p3:literal]) => {
+        mod $database {
+            use super::*;
+
+            /// A new table of users, with a name no other test uses.
+            async fn users_table(pool: &sqlx::Pool<$db_type>) -> String {
+                let table = unique_name("users");
+                sqlx::query(sql(&format!(
+                    "CREATE TABLE {table} (id BIGINT PRIMARY KEY, name TEXT NOT NULL, \
+                     invited_by BIGINT NULL)"
+                )))
+                .execute(pool)
+                .await
+                .unwrap();
+                table
+            }
+
+            #[tokio::test]
+            async fn vectors_and_extremes_round_trip_as_bigint() {
+                let pool = $connect().await;
+                let table = users_table(&pool).await;
+                let insert = format!("INSERT INTO {table} (id, name) VALUES ({}, {})", $p1, $p2);
+                for value in VALUES {
+                    sqlx::query(sql(&insert))
+                        .bind(value)
+                        .bind(value.to_string())
+                        .execute(&pool)
+                        .await
+                        .unwrap();
+                }
+                let select = format!("SELECT id FROM {table} ORDER BY id");
+                let read: Vec<UlidFlake> = sqlx::query_scalar(sql(&select))
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(read, VALUES);
+                // Stored as the plain integer, readable as i64, Id<T> and a newtype alike.
+                let raw: Vec<i64> = sqlx::query_scalar(sql(&select))
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(raw, VALUES.map(UlidFlake::to_i64));
+                let typed: Vec<Id<User>> = sqlx::query_scalar(sql(&select))
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(typed, VALUES.map(Id::from));
+                let newtypes: Vec<UserId> = sqlx::query_scalar(sql(&select))
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(newtypes, VALUES.map(UserId));
+                // Binding a typed ID and a newtype finds the row.
+                let by_id = format!("SELECT name FROM {table} WHERE id = {}", $p1);
+                let max = Id::<User>::MAX;
+                let name: String = sqlx::query_scalar(sql(&by_id))
+                    .bind(max)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(name, "7ZZZZZZZZZZZZ");
+                let name: String = sqlx::query_scalar(sql(&by_id))
+                    .bind(UserId(UlidFlake::MIN))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(name, "0000000000000");
+            }
+
+            #[tokio::test]
+            async fn a_negative_bigint_is_a_decode_error_that_names_it() {
+                let pool = $connect().await;
+                let table = users_table(&pool).await;
+                let insert = format!(
+                    "INSERT INTO {table} (id, name, invited_by) VALUES ({}, {}, {})",
+                    $p1, $p2, $p3
+                );
+                sqlx::query(sql(&insert))
+                    .bind(-5_i64)
+                    .bind("x")
+                    .bind(i64::MIN)
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+
+                let decode_error = |error: sqlx::Error| match error {
+                    sqlx::Error::ColumnDecode { source, .. } => source.to_string(),
+                    other => panic!("expected a decode error, found {other:?}"),
+                };
+                let id = format!("SELECT id FROM {table}");
+                let error = sqlx::query_scalar::<_, Id<User>>(sql(&id))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(decode_error(error), out_of_range(-5));
+                let error = sqlx::query_scalar::<_, UlidFlake>(sql(&id))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(decode_error(error), out_of_range(-5));
+                let error = sqlx::query_scalar::<_, UserId>(sql(&id))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(decode_error(error), out_of_range(-5));
+                let invited_by = format!("SELECT invited_by FROM {table}");
+                let error = sqlx::query_scalar::<_, Option<Id<User>>>(sql(&invited_by))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(decode_error(error), out_of_range(i64::MIN));
+                let error = sqlx::query_as::<_, User>(sql(&format!("SELECT * FROM {table}")))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(decode_error(error), out_of_range(-5));
+            }
+
+            #[tokio::test]
+            async fn from_row_structs_map_null_to_none() {
+                let pool = $connect().await;
+                let table = users_table(&pool).await;
+                let insert = format!(
+                    "INSERT INTO {table} (id, name, invited_by) VALUES ({}, {}, {})",
+                    $p1, $p2, $p3
+                );
+                let ada = User {
+                    id: Id::generate().unwrap(),
+                    name: "Ada".into(),
+                    invited_by: None,
+                };
+                let bob = User {
+                    id: Id::generate().unwrap(),
+                    name: "Bob".into(),
+                    invited_by: Some(ada.id),
+                };
+                for user in [&ada, &bob] {
+                    sqlx::query(sql(&insert))
+                        .bind(user.id)
+                        .bind(&user.name)
+                        .bind(user.invited_by)
+                        .execute(&pool)
+                        .await
+                        .unwrap();
+                }
+                let users: Vec<User> = sqlx::query_as(sql(&format!(
+                    "SELECT id, name, invited_by FROM {table} ORDER BY id"
+                )))
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+                assert_eq!(users, [ada, bob]);
+                // NULL reads as None, and None binds as NULL.
+                let nulls: i64 = sqlx::query_scalar(sql(&format!(
+                    "SELECT COUNT(*) FROM {table} WHERE invited_by IS NULL"
+                )))
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+                assert_eq!(nulls, 1);
+            }
+
+            #[tokio::test]
+            async fn generated_ids_read_back_in_generation_order() {
+                let pool = $connect().await;
+                let table = users_table(&pool).await;
+                let generator = Generator::new();
+                let generated: Vec<Id<User>> = (0..ORDERED_IDS)
+                    .map(|_| generator.generate_blocking().map(Id::from))
+                    .collect::<Result<_, _>>()
+                    .unwrap();
+                // Insert the last chunk first, so that only the IDs can put them back in order.
+                for chunk in generated.chunks(CHUNK).rev() {
+                    let mut insert =
+                        sqlx::QueryBuilder::new(format!("INSERT INTO {table} (id, name) "));
+                    insert.push_values(chunk, |mut row, id| {
+                        row.push_bind(*id).push_bind("");
+                    });
+                    insert.build().execute(&pool).await.unwrap();
+                }
+                let read: Vec<Id<User>> =
+                    sqlx::query_scalar(sql(&format!("SELECT id FROM {table} ORDER BY id")))
+                        .fetch_all(&pool)
+                        .await
+                        .unwrap();
+                assert_eq!(read.len(), ORDERED_IDS);
+                assert!(
+                    read == generated,
+                    "ORDER BY id differs from generation order"
+                );
+            }
+        }
+    };
+}
+
+database_tests!(
+    postgres,
+    sqlx::Postgres,
+    crate::support::postgres,
+    ["$1", "$2", "$3"]
+);
+database_tests!(mysql, sqlx::MySql, crate::support::mysql, ["?", "?", "?"]);
+database_tests!(
+    sqlite,
+    sqlx::Sqlite,
+    crate::support::sqlite,
+    ["?", "?", "?"]
+);
+
+/// PostgreSQL arrays: `= ANY($1)` binds a `Vec` of IDs, and arrays decode.
+#[tokio::test]
+async fn postgres_binds_a_vec_of_ids_to_any() {
+    let pool = crate::support::postgres().await;
+    let table = unique_name("users");
+    sqlx::query(sql(&format!(
+        "CREATE TABLE {table} (id BIGINT PRIMARY KEY, name TEXT NOT NULL)"
+    )))
+    .execute(&pool)
+    .await
+    .unwrap();
+    for value in VALUES {
+        sqlx::query(sql(&format!(
+            "INSERT INTO {table} (id, name) VALUES ($1, $2)"
+        )))
+        .bind(value)
+        .bind(value.to_string())
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    let wanted: Vec<Id<User>> = vec![
+        VALUES[7].into(),
+        VALUES[2].into(),
+        Id::from_u64(42).unwrap(),
+    ];
+    let names: Vec<String> = sqlx::query_scalar(sql(&format!(
+        "SELECT name FROM {table} WHERE id = ANY($1) ORDER BY id"
+    )))
+    .bind(&wanted)
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(names, ["00CMXB6TAK4SA", "7ZZZZZZZZZZZZ"]);
+    let newtypes = vec![UserId(VALUES[0])];
+    let count: i64 = sqlx::query_scalar(sql(&format!(
+        "SELECT COUNT(*) FROM {table} WHERE id = ANY($1)"
+    )))
+    .bind(&newtypes)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(count, 1);
+    let all: Vec<UlidFlake> = sqlx::query_scalar(sql(&format!(
+        "SELECT array_agg(id ORDER BY id) FROM {table}"
+    )))
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(all, VALUES);
+}

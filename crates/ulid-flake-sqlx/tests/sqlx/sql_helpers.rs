@@ -1,0 +1,190 @@
+//! The SQL helper functions agree with the Rust codec, on PostgreSQL and MariaDB.
+
+use ulid_flake_sqlx::generator::Generator;
+use ulid_flake_sqlx::{Epoch, UlidFlake, ulid_flake};
+
+use crate::support::{VALUES, sql, unique_name};
+
+/// How many generated IDs each database converts both ways.
+const GENERATED: usize = 10_000;
+
+/// Bad text and the database's message for it (the same words as the Rust codec).
+const REJECTED: [(&str, &str); 6] = [
+    (
+        "00CMXB6TAK4SI",
+        "invalid character 'I' at index 12: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)",
+    ),
+    (
+        "00CMXB6TAK4SU",
+        "invalid character 'U' at index 12: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)",
+    ),
+    (
+        "00CMXB6TAK4é",
+        "invalid character 'é' at index 11: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)",
+    ),
+    (
+        "00CMXB6TAK4S",
+        "invalid length: expected 13 ASCII characters, found 12 bytes",
+    ),
+    (
+        "8000000000000",
+        "value out of range: expected a first character 0-7, found '8'",
+    ),
+    (
+        "G000000000000",
+        "value out of range: expected a first character 0-7, found 'G'",
+    ),
+];
+
+/// Serialises the migrations of this process: concurrent runs would race to create sqlx's
+/// migrations table.
+static MIGRATING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn database_message(error: sqlx::Error) -> String {
+    match error {
+        sqlx::Error::Database(error) => error.message().to_owned(),
+        other => panic!("expected a database error, found {other:?}"),
+    }
+}
+
+macro_rules! sql_helper_tests {
+    (
+        $name:ident, $connect:path, $migrator:path,
+        to_text: $to_text:literal, from_text: $from_text:literal, to_utc: $to_utc:literal
+    ) => {
+        #[tokio::test]
+        async fn $name() {
+            let pool = $connect().await;
+            {
+                let _migrating = MIGRATING.lock().await;
+                $migrator.run(&pool).await.unwrap();
+            }
+
+            for value in VALUES {
+                let text: String = sqlx::query_scalar($to_text)
+                    .bind(value)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(text, value.to_string());
+                for input in [text.clone(), text.to_ascii_lowercase()] {
+                    let parsed: UlidFlake = sqlx::query_scalar($from_text)
+                        .bind(input)
+                        .fetch_one(&pool)
+                        .await
+                        .unwrap();
+                    assert_eq!(parsed, value);
+                }
+            }
+            let utc = |id: UlidFlake| {
+                let pool = pool.clone();
+                async move {
+                    sqlx::query_scalar::<_, String>($to_utc)
+                        .bind(id)
+                        .bind(Epoch::DEFAULT.unix_ms() as i64)
+                        .fetch_one(&pool)
+                        .await
+                        .unwrap()
+                }
+            };
+            assert_eq!(
+                utc(ulid_flake!("00CMXB6TAK4SA")).await,
+                "2024-06-06T06:06:06.666000Z"
+            );
+            assert_eq!(utc(UlidFlake::MIN).await, "2024-01-01T00:00:00.000000Z");
+            assert_eq!(utc(UlidFlake::MAX).await, "2302-09-27T15:10:22.207000Z");
+
+            for (input, message) in REJECTED {
+                let error = sqlx::query_scalar::<_, i64>($from_text)
+                    .bind(input)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(database_message(error), message, "{input:?}");
+            }
+            let error = sqlx::query_scalar::<_, String>($to_text)
+                .bind(-1_i64)
+                .fetch_one(&pool)
+                .await
+                .unwrap_err();
+            assert_eq!(
+                database_message(error),
+                "value out of range: expected 0..=9223372036854775807, found -1"
+            );
+
+            // Generated IDs: in a table, converted both ways by the database in one query.
+            let table = unique_name("generated");
+            sqlx::query(sql(&format!(
+                "CREATE TABLE {table} (id BIGINT PRIMARY KEY)"
+            )))
+            .execute(&pool)
+            .await
+            .unwrap();
+            let generator = Generator::new();
+            let mut generated: Vec<UlidFlake> = (0..GENERATED)
+                .map(|_| generator.generate_blocking().unwrap())
+                .collect();
+            for chunk in generated.chunks(1_000) {
+                let mut insert = sqlx::QueryBuilder::new(format!("INSERT INTO {table} (id) "));
+                insert.push_values(chunk, |mut row, id| {
+                    row.push_bind(*id);
+                });
+                insert.build().execute(&pool).await.unwrap();
+            }
+            let rows: Vec<(UlidFlake, String, UlidFlake)> = sqlx::query_as(sql(&format!(
+                "SELECT id, ulid_flake_to_text(id), ulid_flake_from_text(ulid_flake_to_text(id)) \
+                 FROM {table} ORDER BY id"
+            )))
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+            generated.sort();
+            assert_eq!(rows.len(), GENERATED);
+            for ((id, text, back), expected) in rows.into_iter().zip(generated) {
+                assert_eq!(
+                    (id, text.as_str(), back),
+                    (expected, expected.to_string().as_str(), expected)
+                );
+            }
+        }
+    };
+}
+
+sql_helper_tests!(
+    postgres_functions_agree_with_the_codec,
+    crate::support::postgres,
+    ulid_flake_sqlx::POSTGRES_FUNCTIONS,
+    to_text: "SELECT ulid_flake_to_text($1)",
+    from_text: "SELECT ulid_flake_from_text($1)",
+    to_utc: r#"SELECT to_char(ulid_flake_to_timestamp($1, $2) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#
+);
+
+sql_helper_tests!(
+    mysql_functions_agree_with_the_codec,
+    crate::support::mysql,
+    ulid_flake_sqlx::MYSQL_FUNCTIONS,
+    to_text: "SELECT ulid_flake_to_text(?)",
+    from_text: "SELECT ulid_flake_from_text(?)",
+    to_utc: "SELECT DATE_FORMAT(ulid_flake_to_timestamp(?, ?), '%Y-%m-%dT%H:%i:%s.%fZ')"
+);
+
+/// PostgreSQL's default argument is the default epoch.
+#[tokio::test]
+async fn postgres_timestamps_default_to_the_default_epoch() {
+    let pool = crate::support::postgres().await;
+    {
+        let _migrating = MIGRATING.lock().await;
+        ulid_flake_sqlx::POSTGRES_FUNCTIONS
+            .run(&pool)
+            .await
+            .unwrap();
+    }
+    let same: bool = sqlx::query_scalar(
+        "SELECT ulid_flake_to_timestamp($1) = ulid_flake_to_timestamp($1, 1704067200000)",
+    )
+    .bind(ulid_flake!("128GGYHYYK08N"))
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert!(same);
+}
