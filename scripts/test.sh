@@ -3,6 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The checked sqlx macros build from the committed query data (.sqlx/), never a live database.
+export SQLX_OFFLINE=true
+
 step() { printf '\n==> %s\n' "$*" >&2; }
 
 step "formatting"
@@ -19,5 +22,10 @@ for features in "" alloc serde,uuid std std,serde tokio; do
   cargo check -q -p ulid-flake-core --no-default-features --features "$features"
 done
 
-step "tests and doctests"
-cargo test --workspace --all-features
+step "tests and doctests, against throwaway PostgreSQL and MariaDB servers and SQLite files"
+# with-databases.sh installs the servers when missing, starts them on loopback, exports their
+# URLs and stops them on exit; the database tests fail, never skip, without them.
+scripts/with-databases.sh cargo test --workspace --all-features
+
+step "examples"
+cargo run -q -p example-sqlx-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
