@@ -7,13 +7,22 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC2016 # expanded by the inner shell, where with-databases.sh sets the URL
 exec scripts/with-databases.sh bash -c '
   set -euo pipefail
-  psql "$ULID_FLAKE_TEST_POSTGRES_URL" -q -c "CREATE TABLE IF NOT EXISTS macro_users (id BIGINT PRIMARY KEY, name TEXT NOT NULL, invited_by BIGINT NULL)"
-  rm -rf crates/ulid-flake-sqlx/.sqlx
-  mkdir -p crates/ulid-flake-sqlx/.sqlx
-  # Online build: the macros check each query against the server and save its data.
-  touch crates/ulid-flake-sqlx/tests/sqlx/macros.rs
-  SQLX_OFFLINE=false DATABASE_URL="$ULID_FLAKE_TEST_POSTGRES_URL" \
-    SQLX_OFFLINE_DIR="$PWD/crates/ulid-flake-sqlx/.sqlx" \
-    cargo build -q -p ulid-flake-sqlx --tests
-  ls crates/ulid-flake-sqlx/.sqlx
+  table="CREATE TABLE IF NOT EXISTS macro_users (id BIGINT PRIMARY KEY, name TEXT NOT NULL, invited_by BIGINT NULL)"
+  psql "$ULID_FLAKE_TEST_POSTGRES_URL" -q -c "$table"
+  mysql_port=$(sed -E "s#.*:([0-9]+)/.*#\\1#" <<<"$ULID_FLAKE_TEST_MYSQL_URL")
+  mariadb --protocol=tcp -h 127.0.0.1 -P "$mysql_port" -u ulid -pulid_test_pw ulid_flake_test -e "$table"
+  sqlite="$ULID_FLAKE_TEST_SQLITE_DIR/example.sqlite3"
+  python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).executescript(open(sys.argv[2]).read())" \
+    "$sqlite" examples/sqlx-sqlite/migrations/*.sql
+
+  # Online builds: the macros check each query against the server and save its data.
+  prepare() { # crate directory, package, database URL, cargo target flag
+    rm -rf "$1/.sqlx" && mkdir -p "$1/.sqlx"
+    find "$1" -name "*.rs" -exec touch {} +
+    SQLX_OFFLINE=false DATABASE_URL="$3" SQLX_OFFLINE_DIR="$PWD/$1/.sqlx" cargo build -q -p "$2" "$4"
+    echo "$1/.sqlx: $(ls "$1/.sqlx" | wc -l) queries"
+  }
+  prepare crates/ulid-flake-sqlx ulid-flake-sqlx "$ULID_FLAKE_TEST_POSTGRES_URL" --tests
+  prepare tests/sqlx-mysql-macros sqlx-mysql-macros-tests "$ULID_FLAKE_TEST_MYSQL_URL" --tests
+  prepare examples/sqlx-sqlite example-sqlx-sqlite "sqlite://$sqlite" --bins
 '

@@ -57,12 +57,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .await?;
     }
 
-    // `Id<User>` binds where the foreign key is compared; `Id<Post>` could not be passed here.
-    let posts: Vec<Post> =
-        sqlx::query_as("SELECT id, author, title FROM posts WHERE author = ? ORDER BY id")
-            .bind(ada.id)
-            .fetch_all(&pool)
-            .await?;
+    // Checked at compile time against the committed query data (.sqlx/): the overrides name
+    // the ID types of the BIGINT columns, and `Id<User>` binds where the foreign key is
+    // compared — an `Id<Post>` would not compile there.
+    let posts = sqlx::query_as!(
+        Post,
+        r#"SELECT id AS "id!: Id<Post>", author AS "author: Id<User>", title
+           FROM posts WHERE author = ? ORDER BY id"#,
+        ada.id as Id<User>,
+    )
+    .fetch_all(&pool)
+    .await?;
     let stored: Vec<i64> = sqlx::query_scalar("SELECT id FROM posts ORDER BY id")
         .fetch_all(&pool)
         .await?;
