@@ -26,9 +26,14 @@ use crate::{Error, UlidFlake};
 /// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
 /// assert_eq!(size_of::<Id<User>>(), 8);
 /// ```
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)
+)]
+#[cfg_attr(feature = "diesel", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct Id<T: ?Sized> {
-    value: UlidFlake,
+    pub(crate) value: UlidFlake,
     entity: PhantomData<fn() -> T>,
 }
 

@@ -58,6 +58,9 @@
 //! - `sqlx`: `Type`, `Encode` and `Decode` as `BIGINT` for every sqlx database whose `i64`
 //!   has them (a negative value decodes to an error naming it); `sqlx-postgres` adds
 //!   `PgHasArrayType`. The `ulid-flake-sqlx` crate turns these on.
+//! - `diesel`: `AsExpression`, `FromSqlRow`, `ToSql<BigInt, _>` and `FromSql<BigInt, _>` for
+//!   every Diesel backend (nullable columns and `eq_any` included); no backend is forced on.
+//!   The `ulid-flake-diesel` crate turns it on.
 //! - `tokio`: [`Generator::generate_async`](generator::Generator::generate_async).
 //!
 //! # The format
@@ -127,10 +130,34 @@ pub mod serde {
     pub use crate::external::serde_support::{integer, text};
 }
 
+/// SQL that creates helper functions in the database, so that someone reading it in `psql` or
+/// `mysql` sees the IDs the API shows: `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)`
+/// and `ulid_flake_to_timestamp(id, epoch_ms)` (UTC). They follow the codec exactly (no
+/// aliases, a first character 0-7, either case) and raise errors worded like its own.
+///
+/// The database adapters apply this SQL (`ulid-flake-sqlx` as migrations, `ulid-flake-diesel`
+/// through its connection); it is here so both share one source.
+///
+/// ```
+/// assert!(ulid_flake_core::sql::POSTGRES_FUNCTIONS.contains("FUNCTION ulid_flake_to_text"));
+/// ```
+pub mod sql {
+    /// The PostgreSQL functions; `ulid_flake_to_timestamp`'s epoch defaults to
+    /// `1704067200000`. Idempotent (`CREATE OR REPLACE`).
+    pub const POSTGRES_FUNCTIONS: &str = include_str!("../sql/postgres.sql");
+
+    /// The MySQL/MariaDB functions, in one batch of statements (compound bodies without a
+    /// `DELIMITER`: send it as a multi-statement query, not through the `mysql` shell).
+    /// Idempotent (each function is dropped first).
+    pub const MYSQL_FUNCTIONS: &str = include_str!("../sql/mysql.sql");
+}
+
 /// Re-exports for this crate's macros, so that they work in crates that do not name these
 /// dependencies. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "diesel")]
+    pub use diesel;
     #[cfg(feature = "sqlx")]
     pub use sqlx;
 }

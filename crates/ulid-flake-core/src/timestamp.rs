@@ -157,6 +157,42 @@ impl Epoch {
         Ok(timestamp as u64)
     }
 
+    /// The range of IDs made during a window of [`SystemTime`](std::time::SystemTime)s
+    /// (`start` inclusive, `end` exclusive), as [`Epoch::range_for`] does for Unix
+    /// milliseconds. IDs tell time to the millisecond, so a window that starts or ends inside
+    /// a millisecond covers that whole millisecond.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ulid_flake_core::{Epoch, UlidFlake};
+    ///
+    /// let start = Epoch::DEFAULT.to_system_time() + Duration::from_secs(60);
+    /// let (lowest, highest) = Epoch::DEFAULT
+    ///     .range_for_system_time(start..start + Duration::from_secs(1))
+    ///     .unwrap();
+    /// assert_eq!(lowest.timestamp_ms(), 60_000);
+    /// assert_eq!(highest.timestamp_ms(), 60_999);
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn range_for_system_time(
+        self,
+        window: Range<std::time::SystemTime>,
+    ) -> Option<(UlidFlake, UlidFlake)> {
+        /// Unix milliseconds, rounded down (`ceil` false) or up, saturating.
+        fn unix_ms(moment: std::time::SystemTime, ceil: bool) -> i64 {
+            let (nanos, sign) = match moment.duration_since(std::time::UNIX_EPOCH) {
+                Ok(since) => (since.as_nanos(), 1),
+                Err(before) => (before.duration().as_nanos(), -1),
+            };
+            let ms = nanos / 1_000_000;
+            let partial = nanos % 1_000_000 != 0;
+            // Away from zero when rounding towards the wanted side.
+            let ms = ms + u128::from(partial && (ceil == (sign > 0)));
+            i64::try_from(ms).map_or(i64::MAX * sign, |ms| ms * sign)
+        }
+        self.range_for(unix_ms(window.start, false)..unix_ms(window.end, true))
+    }
+
     /// The range of IDs made during a window of Unix milliseconds (`start` inclusive, `end`
     /// exclusive), as the inclusive bounds `(lowest, highest)` for an SQL `BETWEEN` on the
     /// primary key; `None` when no ID can fall in the window (it is empty, or lies wholly

@@ -26,6 +26,11 @@ use crate::{
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)
+)]
+#[cfg_attr(feature = "diesel", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct UlidFlake(u64);
 
@@ -164,6 +169,12 @@ impl UlidFlake {
     /// ```
     pub const fn to_u64(self) -> u64 {
         self.0
+    }
+
+    /// The integer value, borrowed.
+    #[cfg(feature = "diesel")]
+    pub(crate) const fn as_u64_ref(&self) -> &u64 {
+        &self.0
     }
 
     /// The integer value as an `i64`, never negative: the form an SQL `BIGINT` stores.

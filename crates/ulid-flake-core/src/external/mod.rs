@@ -1,5 +1,7 @@
 //! Integrations with other crates, each behind a feature named after the crate.
 
+#[cfg(feature = "diesel")]
+mod diesel_support;
 #[cfg(feature = "serde")]
 pub(crate) mod serde_support;
 #[cfg(feature = "sqlx")]

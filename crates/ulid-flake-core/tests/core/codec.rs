@@ -427,3 +427,55 @@ fn epochs_are_bounded_by_48_bit_unix_milliseconds() {
         UNIX_EPOCH + Duration::from_millis(1_704_067_200_000)
     );
 }
+
+#[test]
+fn time_windows_map_to_id_ranges_with_clipping() {
+    use std::time::{Duration, UNIX_EPOCH};
+    use ulid_flake_core::Epoch;
+
+    let epoch = Epoch::DEFAULT.unix_ms() as i64;
+    let max = (1 << 20) - 1;
+    let range = |start: i64, end: i64| Epoch::DEFAULT.range_for(epoch + start..epoch + end);
+    assert_eq!(
+        range(5, 6),
+        Some((
+            UlidFlake::from_parts(5, 0).unwrap(),
+            UlidFlake::from_parts(5, max).unwrap()
+        ))
+    );
+    assert_eq!(range(5, 5), None);
+    assert_eq!(range(-10, -1), None, "wholly before the epoch");
+    assert_eq!(
+        range(-10, 1).map(|(lowest, _)| lowest),
+        Some(UlidFlake::MIN)
+    );
+    let last = MAX_TIMESTAMP as i64;
+    assert_eq!(
+        range(last, last + 100).map(|(_, highest)| highest),
+        Some(UlidFlake::MAX)
+    );
+    assert_eq!(
+        range(last + 1, last + 2),
+        None,
+        "wholly after the last millisecond"
+    );
+
+    // A window that starts or ends inside a millisecond covers all of it.
+    let at = |ms: u64, extra_micros: u64| {
+        UNIX_EPOCH + Duration::from_millis(epoch as u64 + ms) + Duration::from_micros(extra_micros)
+    };
+    assert_eq!(
+        Epoch::DEFAULT.range_for_system_time(at(5, 300)..at(7, 1)),
+        Some((
+            UlidFlake::from_parts(5, 0).unwrap(),
+            UlidFlake::from_parts(7, max).unwrap()
+        ))
+    );
+    assert_eq!(
+        Epoch::DEFAULT.range_for_system_time(at(5, 0)..at(7, 0)),
+        Some((
+            UlidFlake::from_parts(5, 0).unwrap(),
+            UlidFlake::from_parts(6, max).unwrap()
+        ))
+    );
+}

@@ -1,0 +1,67 @@
+-- Ulid-Flake helper functions for PostgreSQL: read the BIGINT IDs as the API shows them.
+--
+--   ulid_flake_to_text(id bigint) -> text              '00CMXB6TAK4SA'
+--   ulid_flake_from_text(text_id text) -> bigint       upper- or lower-case accepted
+--   ulid_flake_to_timestamp(id bigint, epoch_ms bigint DEFAULT 1704067200000) -> timestamptz
+--
+-- They follow the Rust codec exactly: 13 Crockford Base32 characters, no aliases (I, L, O, U),
+-- a first character 0-7; bad input raises an error that says what was expected and found.
+
+CREATE OR REPLACE FUNCTION ulid_flake_to_text(id bigint) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+    alphabet CONSTANT text := '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    digits text := '';
+    rest bigint := id;
+BEGIN
+    IF id < 0 THEN
+        RAISE EXCEPTION 'value out of range: expected 0..=9223372036854775807, found %', id
+            USING ERRCODE = 'numeric_value_out_of_range';
+    END IF;
+    FOR i IN 1..13 LOOP
+        digits := substr(alphabet, (rest & 31)::int + 1, 1) || digits;
+        rest := rest >> 5;
+    END LOOP;
+    RETURN digits;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_flake_from_text(text_id text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+    -- Upper- then lower-case: a digit's value is its position modulo 32. Matching the
+    -- characters as they are (not upper()) keeps non-ASCII look-alikes out.
+    alphabet CONSTANT text := '0123456789ABCDEFGHJKMNPQRSTVWXYZ0123456789abcdefghjkmnpqrstvwxyz';
+    result bigint := 0;
+    digit int;
+    ch text;
+BEGIN
+    IF octet_length(text_id) <> 13 THEN
+        RAISE EXCEPTION 'invalid length: expected 13 ASCII characters, found % bytes', octet_length(text_id)
+            USING ERRCODE = 'invalid_text_representation';
+    END IF;
+    FOR i IN 1..char_length(text_id) LOOP
+        ch := substr(text_id, i, 1);
+        digit := (strpos(alphabet, ch) - 1) % 32;
+        IF digit < 0 THEN
+            RAISE EXCEPTION 'invalid character % at index %: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)', quote_literal(ch), i - 1
+                USING ERRCODE = 'invalid_text_representation';
+        END IF;
+        IF i = 1 AND digit > 7 THEN
+            RAISE EXCEPTION 'value out of range: expected a first character 0-7, found %',
+                quote_literal(ch)
+                USING ERRCODE = 'numeric_value_out_of_range';
+        END IF;
+        -- A first digit of at most 7 keeps the value within 2^63 - 1: no overflow.
+        result := result * 32 + digit;
+    END LOOP;
+    RETURN result;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_flake_to_timestamp(id bigint, epoch_ms bigint DEFAULT 1704067200000)
+RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    -- Integer milliseconds: exact, unlike to_timestamp(double precision).
+    SELECT timestamptz 'epoch' + (epoch_ms + (id >> 20)) * interval '1 millisecond'
+$$;

@@ -1,0 +1,83 @@
+//! Diesel: IDs are `BigInt` columns, through `i64`, on every backend Diesel supports.
+//!
+//! `AsExpression` and `FromSqlRow` are derived on the types themselves (see `ulid_flake.rs` and
+//! `id.rs`); this module adds the conversions.
+
+use diesel::backend::Backend;
+use diesel::deserialize::{self, FromSql};
+use diesel::serialize::{self, Output, ToSql};
+use diesel::sql_types::BigInt;
+
+use crate::UlidFlake;
+
+impl UlidFlake {
+    /// The value as the `&i64` Diesel's `ToSql` must borrow for the output's lifetime.
+    fn as_i64_ref(&self) -> &i64 {
+        let value: &u64 = self.as_u64_ref();
+        // SAFETY: u64 and i64 have the same size and alignment and every bit pattern is valid
+        // for both; the invariant value <= i64::MAX even makes the two readings equal.
+        unsafe { &*core::ptr::from_ref(value).cast::<i64>() }
+    }
+}
+
+impl<DB: Backend> ToSql<BigInt, DB> for UlidFlake
+where
+    i64: ToSql<BigInt, DB>,
+{
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+        self.as_i64_ref().to_sql(out)
+    }
+}
+
+impl<DB: Backend> FromSql<BigInt, DB> for UlidFlake
+where
+    i64: FromSql<BigInt, DB>,
+{
+    /// Reads a `BigInt`; a negative value is an [`Error::OutOfRange`](crate::Error) that
+    /// names it — never a panic, never a wrapped ID.
+    fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
+        Ok(Self::from_i64(i64::from_sql(bytes)?)?)
+    }
+}
+
+crate::__impl_diesel_via_ulid_flake!([T: ?Sized,] crate::Id<T>, |id| &id.value);
+
+/// Implements Diesel's `ToSql<BigInt, _>` and `FromSql<BigInt, _>` for `$ty` through
+/// [`UlidFlake`]: `$field` borrows the `UlidFlake` inside (it must live as long as the value)
+/// and `From<UlidFlake>` builds the value back. `AsExpression` and `FromSqlRow` must be
+/// derived on the type (with `#[diesel(sql_type = BigInt)]`).
+///
+/// Not public API: `ulid-flake-diesel` wraps it for users' newtypes.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_diesel_via_ulid_flake {
+    ([$($generics:tt)*] $ty:ty, |$value:ident| $field:expr) => {
+        const _: () = {
+            use $crate::__private::diesel::backend::Backend;
+            use $crate::__private::diesel::deserialize::{self, FromSql};
+            use $crate::__private::diesel::serialize::{self, Output, ToSql};
+            use $crate::__private::diesel::sql_types::BigInt;
+            use $crate::UlidFlake;
+
+            impl<$($generics)* DB: Backend> ToSql<BigInt, DB> for $ty
+            where
+                i64: ToSql<BigInt, DB>,
+            {
+                fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+                    let $value = self;
+                    let inner: &'b UlidFlake = $field;
+                    <UlidFlake as ToSql<BigInt, DB>>::to_sql(inner, out)
+                }
+            }
+
+            impl<$($generics)* DB: Backend> FromSql<BigInt, DB> for $ty
+            where
+                i64: FromSql<BigInt, DB>,
+            {
+                fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
+                    <UlidFlake as FromSql<BigInt, DB>>::from_sql(bytes).map(Self::from)
+                }
+            }
+        };
+    };
+}
