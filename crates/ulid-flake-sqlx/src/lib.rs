@@ -61,6 +61,29 @@
 //! # }
 //! ```
 //!
+//! # Rows made in a time window
+//!
+//! Integer order is time order, so the rows created in a window are a range of IDs, found
+//! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
+//! in Unix milliseconds) gives its bounds:
+//!
+//! ```no_run
+//! # async fn example(pool: sqlx::PgPool) -> sqlx::Result<()> {
+//! use std::time::{Duration, SystemTime};
+//! use ulid_flake_sqlx::Epoch;
+//!
+//! let end = SystemTime::now();
+//! if let Some((lowest, highest)) = Epoch::DEFAULT.range_for_system_time(end - Duration::from_secs(3600)..end) {
+//!     let names: Vec<String> = sqlx::query_scalar("SELECT name FROM users WHERE id BETWEEN $1 AND $2")
+//!         .bind(lowest)
+//!         .bind(highest)
+//!         .fetch_all(&pool)
+//!         .await?;
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # The checked macros: `query_as!`
 //!
 //! The macros infer `i64` for a `BIGINT` column. Name the ID type in the query, per column

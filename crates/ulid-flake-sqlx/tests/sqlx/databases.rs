@@ -2,7 +2,7 @@
 //! instantiated per database.
 
 use ulid_flake_sqlx::generator::Generator;
-use ulid_flake_sqlx::{Id, UlidFlake};
+use ulid_flake_sqlx::{Epoch, Id, UlidFlake};
 
 use crate::support::{User, VALUES, sql, unique_name};
 
@@ -184,6 +184,43 @@ macro_rules! database_tests {
                 .await
                 .unwrap();
                 assert_eq!(nulls, 1);
+            }
+
+            #[tokio::test]
+            async fn a_time_window_is_an_id_range_through_the_primary_key() {
+                let pool = $connect().await;
+                let table = users_table(&pool).await;
+                // The window is [1 000 ms, 2 000 ms) after the epoch; its first and last
+                // milliseconds are in it, with any randomness, and their neighbours are not.
+                let max = (1 << 20) - 1;
+                let at = |timestamp_ms, randomness| {
+                    UlidFlake::from_parts(timestamp_ms, randomness).unwrap()
+                };
+                let inside = [at(1_000, 0), at(1_000, max), at(1_999, 0), at(1_999, max)];
+                let insert = format!("INSERT INTO {table} (id, name) VALUES ({}, {})", $p1, $p2);
+                for id in inside.iter().chain(&[at(999, max), at(2_000, 0)]) {
+                    sqlx::query(sql(&insert))
+                        .bind(id)
+                        .bind("")
+                        .execute(&pool)
+                        .await
+                        .unwrap();
+                }
+                let epoch_ms = Epoch::DEFAULT.unix_ms() as i64;
+                let (lowest, highest) = Epoch::DEFAULT
+                    .range_for(epoch_ms + 1_000..epoch_ms + 2_000)
+                    .unwrap();
+                let select = format!(
+                    "SELECT id FROM {table} WHERE id BETWEEN {} AND {} ORDER BY id",
+                    $p1, $p2
+                );
+                let found: Vec<UlidFlake> = sqlx::query_scalar(sql(&select))
+                    .bind(lowest)
+                    .bind(highest)
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(found, inside);
             }
 
             #[tokio::test]

@@ -1,0 +1,248 @@
+//! The same behaviour on PostgreSQL, MariaDB and SQLite: each test is written once and
+//! instantiated per backend.
+
+use diesel::prelude::*;
+use ulid_flake_diesel::generator::Generator;
+use ulid_flake_diesel::{Epoch, Id, UlidFlake};
+
+use crate::support::{User, VALUES, users};
+
+ulid_flake_diesel::newtype! {
+    /// A user's own key type.
+    pub(crate) struct UserId;
+}
+
+/// The message of loading `found` from a `BIGINT`.
+fn out_of_range(found: i64) -> String {
+    format!(
+        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
+         found {found}"
+    )
+}
+
+fn user(id: impl Into<Id<User>>, name: &str, invited_by: Option<Id<User>>) -> User {
+    User {
+        id: id.into(),
+        name: name.into(),
+        invited_by,
+    }
+}
+
+macro_rules! backend_tests {
+    ($backend:ident) => {
+        mod $backend {
+            use super::*;
+
+            #[test]
+            fn structs_with_typed_ids_insert_load_update_and_join_nullable_keys() {
+                let conn = &mut crate::support::$backend();
+                let ada = user(Id::generate().unwrap(), "Ada", None);
+                let bob = user(Id::generate().unwrap(), "Bob", Some(ada.id));
+                for row in [&ada, &bob] {
+                    diesel::insert_into(users::table)
+                        .values(row)
+                        .execute(conn)
+                        .unwrap();
+                }
+
+                let all: Vec<User> = users::table
+                    .order(users::id)
+                    .select(User::as_select())
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(
+                    all,
+                    [user(ada.id, "Ada", None), user(bob.id, "Bob", Some(ada.id))]
+                );
+                let found: User = users::table
+                    .find(bob.id)
+                    .select(User::as_select())
+                    .first(conn)
+                    .unwrap();
+                assert_eq!(found.invited_by, Some(ada.id));
+
+                // A nullable foreign key compares with a plain ID and with NULL.
+                let invited: Vec<Id<User>> = users::table
+                    .filter(users::invited_by.eq(ada.id))
+                    .select(users::id)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(invited, [bob.id]);
+                let roots: Vec<Option<Id<User>>> = users::table
+                    .filter(users::invited_by.is_null())
+                    .select(users::invited_by)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(roots, [None]);
+
+                // AsChangeset: typed IDs in the SET clause (a `None` leaves its column as it
+                // is, as Diesel does for every `Option` field).
+                let changed = user(bob.id, "Robert", None);
+                diesel::update(users::table.find(bob.id))
+                    .set(&changed)
+                    .execute(conn)
+                    .unwrap();
+                let found: User = users::table
+                    .find(bob.id)
+                    .select(User::as_select())
+                    .first(conn)
+                    .unwrap();
+                assert_eq!(found, user(bob.id, "Robert", Some(ada.id)));
+                diesel::update(users::table.find(bob.id))
+                    .set(users::invited_by.eq(None::<Id<User>>))
+                    .execute(conn)
+                    .unwrap();
+                let found: User = users::table
+                    .find(bob.id)
+                    .select(User::as_select())
+                    .first(conn)
+                    .unwrap();
+                assert_eq!(found, user(bob.id, "Robert", None));
+            }
+
+            #[test]
+            fn vectors_and_extremes_round_trip_and_match_eq_any() {
+                let conn = &mut crate::support::$backend();
+                let rows: Vec<User> = VALUES
+                    .iter()
+                    .map(|value| user(*value, &value.to_string(), None))
+                    .collect();
+                diesel::insert_into(users::table)
+                    .values(&rows)
+                    .execute(conn)
+                    .unwrap();
+
+                let ids: Vec<UlidFlake> = users::table
+                    .order(users::id)
+                    .select(users::id)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(ids, VALUES);
+                let raw: Vec<i64> = users::table
+                    .order(users::id)
+                    .select(users::id)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(raw, VALUES.map(UlidFlake::to_i64));
+                let newtypes: Vec<UserId> = users::table
+                    .order(users::id)
+                    .select(users::id)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(newtypes, VALUES.map(UserId));
+
+                let wanted: Vec<Id<User>> = vec![
+                    VALUES[7].into(),
+                    VALUES[2].into(),
+                    Id::from_u64(42).unwrap(),
+                ];
+                let names: Vec<String> = users::table
+                    .filter(users::id.eq_any(wanted))
+                    .order(users::id)
+                    .select(users::name)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(names, ["00CMXB6TAK4SA", "7ZZZZZZZZZZZZ"]);
+                let by_newtype: String = users::table
+                    .find(UserId(VALUES[0]))
+                    .select(users::name)
+                    .first(conn)
+                    .unwrap();
+                assert_eq!(by_newtype, "0000000000000");
+            }
+
+            #[test]
+            fn a_negative_bigint_is_a_deserialization_error_that_names_it() {
+                let conn = &mut crate::support::$backend();
+                diesel::sql_query("INSERT INTO users (id, name) VALUES (-5, 'x')")
+                    .execute(conn)
+                    .unwrap();
+                // Diesel names the field, and our error, the value, is its source.
+                let message = |error: diesel::result::Error| match error {
+                    diesel::result::Error::DeserializationError(field) => {
+                        assert_eq!(field.to_string(), "Error deserializing field 'id'");
+                        field.source().expect("the error of the value").to_string()
+                    }
+                    other => panic!("expected a deserialization error, found {other:?}"),
+                };
+                let error = users::table
+                    .select(users::id)
+                    .first::<Id<User>>(conn)
+                    .unwrap_err();
+                assert_eq!(message(error), out_of_range(-5));
+                let error = users::table
+                    .select(User::as_select())
+                    .first(conn)
+                    .unwrap_err();
+                assert_eq!(message(error), out_of_range(-5));
+                let error = users::table
+                    .select(users::id)
+                    .first::<UserId>(conn)
+                    .unwrap_err();
+                assert_eq!(message(error), out_of_range(-5));
+            }
+
+            #[test]
+            fn generated_ids_read_back_in_generation_order() {
+                let conn = &mut crate::support::$backend();
+                let generator = Generator::new();
+                let rows: Vec<User> = (0..10_000)
+                    .map(|_| user(generator.generate_blocking().unwrap(), "", None))
+                    .collect();
+                // The last chunk first, so that only the IDs can put them back in order.
+                for chunk in rows.chunks(1_000).rev() {
+                    diesel::insert_into(users::table)
+                        .values(chunk)
+                        .execute(conn)
+                        .unwrap();
+                }
+                let read: Vec<Id<User>> = users::table
+                    .order(users::id)
+                    .select(users::id)
+                    .load(conn)
+                    .unwrap();
+                assert!(
+                    read == rows.iter().map(|row| row.id).collect::<Vec<_>>(),
+                    "ORDER BY id differs from generation order"
+                );
+            }
+
+            #[test]
+            fn a_time_window_is_an_id_range_through_the_primary_key() {
+                let conn = &mut crate::support::$backend();
+                // The window is [1 000 ms, 2 000 ms) after the epoch.
+                let max = (1 << 20) - 1;
+                let at = |timestamp_ms, randomness| {
+                    UlidFlake::from_parts(timestamp_ms, randomness).unwrap()
+                };
+                let inside = [at(1_000, 0), at(1_000, max), at(1_999, 0), at(1_999, max)];
+                let outside = [at(999, max), at(2_000, 0)];
+                let rows: Vec<User> = inside
+                    .iter()
+                    .chain(&outside)
+                    .map(|id| user(*id, "", None))
+                    .collect();
+                diesel::insert_into(users::table)
+                    .values(&rows)
+                    .execute(conn)
+                    .unwrap();
+
+                let epoch_ms = Epoch::DEFAULT.unix_ms() as i64;
+                let (lowest, highest) = Epoch::DEFAULT
+                    .range_for(epoch_ms + 1_000..epoch_ms + 2_000)
+                    .unwrap();
+                let found: Vec<UlidFlake> = users::table
+                    .filter(users::id.between(lowest, highest))
+                    .order(users::id)
+                    .select(users::id)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(found, inside);
+            }
+        }
+    };
+}
+
+backend_tests!(postgres);
+backend_tests!(mysql);
+backend_tests!(sqlite);

@@ -1,0 +1,78 @@
+//! The SQL helper functions, created through this crate and called through its Diesel
+//! declarations, on PostgreSQL and MariaDB.
+
+use diesel::dsl::sql;
+use diesel::prelude::*;
+use ulid_flake_diesel::functions::{ulid_flake_from_text, ulid_flake_to_text};
+use ulid_flake_diesel::{Epoch, Id, UlidFlake, ulid_flake};
+
+use crate::support::{User, VALUES, users};
+
+fn database_message(error: diesel::result::Error) -> String {
+    match error {
+        diesel::result::Error::DatabaseError(_, info) => info.message().to_owned(),
+        other => panic!("expected a database error, found {other:?}"),
+    }
+}
+
+macro_rules! sql_function_tests {
+    ($backend:ident, $create:path, $to_timestamp:path, $sql_type:ty, $moment:literal) => {
+        #[test]
+        fn $backend() {
+            let conn = &mut crate::support::$backend();
+            $create(conn).unwrap();
+            // Twice: creating the functions is idempotent.
+            $create(conn).unwrap();
+            let rows: Vec<User> = VALUES
+                .iter()
+                .map(|value| User { id: Id::from(*value), name: value.to_string(), invited_by: None })
+                .collect();
+            diesel::insert_into(users::table).values(&rows).execute(conn).unwrap();
+
+            let texts: Vec<(String, String)> = users::table
+                .order(users::id)
+                .select((ulid_flake_to_text(users::id), users::name))
+                .load(conn)
+                .unwrap();
+            assert!(texts.iter().all(|(text, name)| text == name), "{texts:?}");
+            let found: Vec<UlidFlake> = users::table
+                .filter(users::id.eq(ulid_flake_from_text("00cmxb6tak4sa")))
+                .select(users::id)
+                .load(conn)
+                .unwrap();
+            assert_eq!(found, [ulid_flake!("00CMXB6TAK4SA")]);
+
+            let epoch = Epoch::DEFAULT.unix_ms() as i64;
+            let matches: bool = users::table
+                .find(ulid_flake!("00CMXB6TAK4SA"))
+                .select($to_timestamp(users::id, epoch).eq(sql::<$sql_type>($moment)))
+                .first(conn)
+                .unwrap();
+            assert!(matches);
+
+            let error = diesel::select(ulid_flake_from_text("00CMXB6TAK4SL")).get_result::<i64>(conn).unwrap_err();
+            assert_eq!(
+                database_message(error),
+                "invalid character 'L' at index 12: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)"
+            );
+            let error = diesel::select(ulid_flake_to_text(-1_i64)).get_result::<String>(conn).unwrap_err();
+            assert_eq!(database_message(error), "value out of range: expected 0..=9223372036854775807, found -1");
+        }
+    };
+}
+
+sql_function_tests!(
+    postgres,
+    ulid_flake_diesel::create_postgres_functions,
+    ulid_flake_diesel::functions::postgres::ulid_flake_to_timestamp,
+    diesel::sql_types::Timestamptz,
+    "timestamptz '2024-06-06 06:06:06.666+00'"
+);
+
+sql_function_tests!(
+    mysql,
+    ulid_flake_diesel::create_mysql_functions,
+    ulid_flake_diesel::functions::mysql::ulid_flake_to_timestamp,
+    diesel::sql_types::Datetime,
+    "TIMESTAMP '2024-06-06 06:06:06.666'"
+);

@@ -1,0 +1,6 @@
+CREATE TABLE users (
+    id BIGINT PRIMARY KEY,
+    name TEXT NOT NULL,
+    invited_by BIGINT NULL,
+    FOREIGN KEY (invited_by) REFERENCES users (id)
+);
