@@ -8,6 +8,9 @@ export SQLX_OFFLINE=true
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
+step "build dependencies: the C client libraries Diesel's backends link"
+scripts/install-build-deps.sh
+
 step "formatting"
 cargo fmt --all -- --check
 
@@ -29,3 +32,4 @@ scripts/with-databases.sh cargo test --workspace --all-features
 
 step "examples"
 cargo run -q -p example-sqlx-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
+cargo run -q -p example-diesel-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null

@@ -1,0 +1,2 @@
+DROP TABLE posts;
+DROP TABLE users;
