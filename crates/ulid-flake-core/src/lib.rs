@@ -61,6 +61,8 @@
 //! - `diesel`: `AsExpression`, `FromSqlRow`, `ToSql<BigInt, _>` and `FromSql<BigInt, _>` for
 //!   every Diesel backend (nullable columns and `eq_any` included); no backend is forced on.
 //!   The `ulid-flake-diesel` crate turns it on.
+//! - `utoipa`: `ToSchema` for [`UlidFlake`] and [`Id`]: in an OpenAPI document, a
+//!   13-character string with its pattern and an example (the JSON form).
 //! - `tokio`: [`Generator::generate_async`](generator::Generator::generate_async).
 //!
 //! # The format

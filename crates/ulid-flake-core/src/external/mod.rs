@@ -8,3 +8,5 @@ pub(crate) mod serde_support;
 mod sqlx_support;
 #[cfg(feature = "uuid")]
 mod uuid_support;
+#[cfg(feature = "utoipa")]
+mod utoipa_support;
