@@ -1,4 +1,9 @@
 //! utoipa: IDs in OpenAPI documents, as the 13-character strings JSON carries.
+//!
+//! utoipa's derives treat a generic field type such as `Id<User>` as a composition of its
+//! parameters' schemas; mark such fields `#[schema(value_type = UlidFlake)]` (and
+//! `#[param(value_type = ...)]` in `IntoParams`), and list `UlidFlake` among the document's
+//! schemas.
 
 use std::borrow::Cow;
 

@@ -1,0 +1,115 @@
+//! The handlers. Each takes its extractors as `Result`s, so that a malformed ID anywhere is
+//! answered with the API's JSON error rather than axum's plain text.
+
+use axum::Json;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use ulid_flake_core::{Id, UlidFlake};
+use utoipa::OpenApi;
+
+use crate::{ApiDoc, ApiError, NewPost, NewUser, Page, Post, Store, User};
+
+/// The query of a list: `?after=<id>&limit=<n>`.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub(crate) struct PageQuery<T> {
+    /// The last ID of the previous page; the first page without it.
+    #[param(value_type = Option<UlidFlake>)]
+    after: Option<Id<T>>,
+    /// How many items, 1 to 100; 20 without it.
+    limit: Option<u32>,
+}
+
+impl<T> PageQuery<T> {
+    fn limit(&self) -> Result<u32, ApiError> {
+        match self.limit.unwrap_or(20) {
+            limit @ 1..=100 => Ok(limit),
+            other => Err(ApiError::bad_request(format!(
+                "invalid query string: expected a limit of 1 to 100, found {other}"
+            ))),
+        }
+    }
+}
+
+#[utoipa::path(post, path = "/users", request_body = NewUser,
+    responses((status = 201, body = User), (status = 400, body = ApiError)))]
+pub(crate) async fn create_user(
+    State(store): State<Store>,
+    body: Result<Json<NewUser>, JsonRejection>,
+) -> Result<(StatusCode, Json<User>), ApiError> {
+    let Json(new) = body?;
+    Ok((
+        StatusCode::CREATED,
+        Json(store.create_user(new.name).await?),
+    ))
+}
+
+#[utoipa::path(get, path = "/users", params(PageQuery<User>),
+    responses((status = 200, body = Page<User>), (status = 400, body = ApiError)))]
+pub(crate) async fn list_users(
+    State(store): State<Store>,
+    query: Result<Query<PageQuery<User>>, QueryRejection>,
+) -> Result<Json<Page<User>>, ApiError> {
+    let Query(page) = query?;
+    Ok(Json(store.users(page.after, page.limit()?).await?))
+}
+
+#[utoipa::path(get, path = "/users/{id}", params(("id" = UlidFlake, Path, description = "The user's ID")),
+    responses((status = 200, body = User), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+pub(crate) async fn get_user(
+    State(store): State<Store>,
+    id: Result<Path<Id<User>>, PathRejection>,
+) -> Result<Json<User>, ApiError> {
+    let Path(id) = id?;
+    let user = store.user(id).await?;
+    user.map(Json)
+        .ok_or_else(|| ApiError::not_found(format!("no user {id}")))
+}
+
+#[utoipa::path(get, path = "/users/{id}/posts",
+    params(("id" = UlidFlake, Path, description = "The author's ID"), PageQuery<Post>),
+    responses((status = 200, body = Page<Post>), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+pub(crate) async fn list_posts_of_user(
+    State(store): State<Store>,
+    id: Result<Path<Id<User>>, PathRejection>,
+    query: Result<Query<PageQuery<Post>>, QueryRejection>,
+) -> Result<Json<Page<Post>>, ApiError> {
+    let Path(id) = id?;
+    let Query(page) = query?;
+    let limit = page.limit()?;
+    if store.user(id).await?.is_none() {
+        return Err(ApiError::not_found(format!("no user {id}")));
+    }
+    Ok(Json(store.posts_of(id, page.after, limit).await?))
+}
+
+#[utoipa::path(post, path = "/posts", request_body = NewPost,
+    responses((status = 201, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+pub(crate) async fn create_post(
+    State(store): State<Store>,
+    body: Result<Json<NewPost>, JsonRejection>,
+) -> Result<(StatusCode, Json<Post>), ApiError> {
+    let Json(new) = body?;
+    let author = new.author;
+    match store.create_post(new).await? {
+        Some(post) => Ok((StatusCode::CREATED, Json(post))),
+        None => Err(ApiError::not_found(format!("no user {author}"))),
+    }
+}
+
+#[utoipa::path(get, path = "/posts/{id}", params(("id" = UlidFlake, Path, description = "The post's ID")),
+    responses((status = 200, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+pub(crate) async fn get_post(
+    State(store): State<Store>,
+    id: Result<Path<Id<Post>>, PathRejection>,
+) -> Result<Json<Post>, ApiError> {
+    let Path(id) = id?;
+    let post = store.post(id).await?;
+    post.map(Json)
+        .ok_or_else(|| ApiError::not_found(format!("no post {id}")))
+}
+
+pub(crate) async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}

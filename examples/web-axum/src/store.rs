@@ -1,0 +1,197 @@
+//! Users and posts in SQLite or PostgreSQL, through sqlx's `Any` driver: the same SQL (with
+//! `$n` parameters, which both accept) and the same `Id<T>` columns on both.
+
+use serde::{Deserialize, Serialize};
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, FromRow};
+use ulid_flake_core::{Id, UlidFlake};
+
+/// A user.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema)]
+pub struct User {
+    /// The user's ID.
+    #[schema(value_type = UlidFlake)]
+    pub id: Id<User>,
+    /// The user's name.
+    pub name: String,
+}
+
+/// A post, written by a user.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema)]
+pub struct Post {
+    /// The post's ID.
+    #[schema(value_type = UlidFlake)]
+    pub id: Id<Post>,
+    /// The author's ID: a foreign key to `users`.
+    #[schema(value_type = UlidFlake)]
+    pub author: Id<User>,
+    /// The title.
+    pub title: String,
+}
+
+/// The body of `POST /users`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct NewUser {
+    /// The user's name.
+    pub name: String,
+}
+
+/// The body of `POST /posts`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct NewPost {
+    /// The author's ID, as its 13-character text.
+    #[schema(value_type = UlidFlake)]
+    pub author: Id<User>,
+    /// The title.
+    pub title: String,
+}
+
+/// One page of a list, in ID (creation) order.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Page<T> {
+    /// The items of this page.
+    pub items: Vec<T>,
+    /// The cursor of the next page (`?after=`), or `null` on the last page.
+    pub next: Option<UlidFlake>,
+}
+
+impl<T> Page<T> {
+    /// A page of `items` asked for with `limit`: a full page may have a successor.
+    fn new(items: Vec<T>, limit: u32, id: impl Fn(&T) -> UlidFlake) -> Self {
+        let next = (items.len() == limit as usize)
+            .then(|| items.last().map(id))
+            .flatten();
+        Self { items, next }
+    }
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+/// Idempotent schema: IDs are plain `BIGINT`s, sorted by creation time.
+const SCHEMA: [&str; 2] = [
+    "CREATE TABLE IF NOT EXISTS users (id BIGINT PRIMARY KEY, name TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS posts (id BIGINT PRIMARY KEY, \
+     author BIGINT NOT NULL REFERENCES users (id), title TEXT NOT NULL)",
+];
+
+/// The cursor that precedes every ID.
+const BEFORE_FIRST: i64 = -1;
+
+impl Store {
+    /// Connects to `url` (`sqlite://...` or `postgres://...`) and creates the tables.
+    ///
+    /// # Errors
+    ///
+    /// The database's.
+    pub async fn connect(url: &str) -> Result<Self, sqlx::Error> {
+        install_default_drivers();
+        let pool = AnyPoolOptions::new()
+            .max_connections(4)
+            .connect(url)
+            .await?;
+        for statement in SCHEMA {
+            sqlx::query(statement).execute(&pool).await?;
+        }
+        Ok(Self { pool })
+    }
+
+    pub(crate) async fn create_user(&self, name: String) -> Result<User, crate::ApiError> {
+        let user = User {
+            id: Id::generate()?,
+            name,
+        };
+        sqlx::query("INSERT INTO users (id, name) VALUES ($1, $2)")
+            .bind(user.id)
+            .bind(&user.name)
+            .execute(&self.pool)
+            .await?;
+        Ok(user)
+    }
+
+    pub(crate) async fn user(&self, id: Id<User>) -> Result<Option<User>, sqlx::Error> {
+        sqlx::query_as("SELECT id, name FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+    }
+
+    pub(crate) async fn users(
+        &self,
+        after: Option<Id<User>>,
+        limit: u32,
+    ) -> Result<Page<User>, sqlx::Error> {
+        let users = sqlx::query_as("SELECT id, name FROM users WHERE id > $1 ORDER BY id LIMIT $2")
+            .bind(after.map_or(BEFORE_FIRST, Id::to_i64))
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(Page::new(users, limit, |user: &User| {
+            user.id.to_ulid_flake()
+        }))
+    }
+
+    /// The new post, or `None` when its author does not exist (and nothing was written).
+    pub(crate) async fn create_post(&self, new: NewPost) -> Result<Option<Post>, crate::ApiError> {
+        let post = Post {
+            id: Id::generate()?,
+            author: new.author,
+            title: new.title,
+        };
+        // One statement: the author check and the insert cannot be separated by a delete.
+        let inserted = sqlx::query(
+            "INSERT INTO posts (id, author, title) \
+             SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM users WHERE id = $2)",
+        )
+        .bind(post.id)
+        .bind(post.author)
+        .bind(&post.title)
+        .execute(&self.pool)
+        .await?;
+        Ok((inserted.rows_affected() == 1).then_some(post))
+    }
+
+    pub(crate) async fn post(&self, id: Id<Post>) -> Result<Option<Post>, sqlx::Error> {
+        sqlx::query_as("SELECT id, author, title FROM posts WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+    }
+
+    pub(crate) async fn posts_of(
+        &self,
+        author: Id<User>,
+        after: Option<Id<Post>>,
+        limit: u32,
+    ) -> Result<Page<Post>, sqlx::Error> {
+        let posts = sqlx::query_as(
+            "SELECT id, author, title FROM posts WHERE author = $1 AND id > $2 ORDER BY id LIMIT $3",
+        )
+        .bind(author)
+        .bind(after.map_or(BEFORE_FIRST, Id::to_i64))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(Page::new(posts, limit, |post: &Post| {
+            post.id.to_ulid_flake()
+        }))
+    }
+
+    /// How many rows the tables hold: `(users, posts)`.
+    ///
+    /// # Errors
+    ///
+    /// The database's.
+    pub async fn counts(&self) -> Result<(i64, i64), sqlx::Error> {
+        let users = sqlx::query_scalar("SELECT COUNT(*) FROM users")
+            .fetch_one(&self.pool)
+            .await?;
+        let posts = sqlx::query_scalar("SELECT COUNT(*) FROM posts")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok((users, posts))
+    }
+}
