@@ -6,7 +6,7 @@ mod diesel_support;
 pub(crate) mod serde_support;
 #[cfg(feature = "sqlx")]
 mod sqlx_support;
-#[cfg(feature = "uuid")]
-mod uuid_support;
 #[cfg(feature = "utoipa")]
 mod utoipa_support;
+#[cfg(feature = "uuid")]
+mod uuid_support;
