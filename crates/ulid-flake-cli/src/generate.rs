@@ -1,0 +1,57 @@
+//! `ulid-flake generate`: new IDs from one generator, in order.
+
+use std::io::{self, Write};
+
+use ulid_flake_core::generator::{Generator, Layout};
+use ulid_flake_core::{Epoch, Error};
+
+use crate::output::{self, Format};
+
+/// The generator the options describe, validated by the library's builder (so the limits and
+/// the messages are the library's: entropy 1..=3 bytes stand-alone, 1..=2 scalable).
+///
+/// # Errors
+///
+/// [`Error::InvalidScalabilityId`] or [`Error::InvalidEntropySize`].
+pub(crate) fn build_generator(
+    epoch: Epoch,
+    scalability_id: Option<u64>,
+    entropy_bytes: u8,
+) -> Result<Generator, Error> {
+    let layout = match scalability_id {
+        None => Layout::StandAlone,
+        // Taken as a u64 so that any number gets the library's message, not clap's.
+        Some(found) => Layout::Scalable {
+            scalability_id: u8::try_from(found)
+                .map_err(|_| Error::InvalidScalabilityId { found })?,
+        },
+    };
+    Generator::builder()
+        .epoch(epoch)
+        .layout(layout)
+        .entropy_bytes(entropy_bytes)
+        .build()
+}
+
+/// Writes `count` new IDs to `out`.
+///
+/// `generate_blocking` waits for the next millisecond whenever the current one is full
+/// (about every 4,096 IDs stand-alone, 128 scalable), so a large count is paced by the clock
+/// but never fails for it.
+///
+/// # Errors
+///
+/// A write error, or a clock the generator cannot use (before the epoch, or moved backwards
+/// beyond its allowance) as an [`io::Error`] carrying the library's message.
+pub(crate) fn run(
+    generator: &Generator,
+    count: u64,
+    format: Format,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    for _ in 0..count {
+        let id = generator.generate_blocking().map_err(io::Error::other)?;
+        output::write_id(out, id, format)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,283 @@
+//! Reading one ID in any of its written forms: the canonical Base32 text, a decimal integer,
+//! or `0x`-prefixed hexadecimal.
+//!
+//! The Base32 text is parsed by the library itself, so its errors (and their wording) are the
+//! library's. The integer forms are checked here for syntax and 64-bit overflow only; the
+//! range of a valid ID is again checked by the library (`UlidFlake::from_u64`), so that a
+//! value above `i64::MAX` gets the same message whatever form it came in.
+
+use std::fmt;
+
+use clap::ValueEnum;
+use ulid_flake_core::{ENCODED_LEN, Error, UlidFlake};
+
+/// Which form an input is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Form {
+    /// Guess from the text: a 0x or 0X prefix is hex; digits (with an optional leading -)
+    /// are an integer, except exactly 13 digits, which are Base32; anything else is Base32.
+    Auto,
+    /// The canonical 13-character Crockford Base32 text, in either case.
+    Base32,
+    /// A decimal integer, 0..=9223372036854775807.
+    Integer,
+    /// Hexadecimal digits, in either case, with or without a 0x prefix.
+    Hex,
+}
+
+/// Why an input is not an ID.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum InputError {
+    /// The library rejected the text or the value.
+    Id(Error),
+    /// Thirteen decimal digits, read as Base32 (as `--from auto` does) and rejected: the
+    /// user may have meant a decimal integer, so the message says how to get that reading.
+    AmbiguousDigits(Error),
+    /// A byte that is not a digit of the integer form (`radix` 10 or 16) at a 0-based index.
+    InvalidDigit {
+        /// The 0-based byte index, counted from the start of the input.
+        index: usize,
+        /// The offending byte.
+        found: u8,
+        /// 10 or 16.
+        radix: u32,
+    },
+    /// A sign or prefix with no digits after it (`-`, `0x`), or an empty integer.
+    NoDigits {
+        /// 10 or 16.
+        radix: u32,
+    },
+    /// An integer that does not even fit 64 bits, so the library cannot be asked about it.
+    TooLarge,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Id(error) => error.fmt(f),
+            Self::AmbiguousDigits(error) => write!(
+                f,
+                "{error} (13 characters are read as Base32; pass --from integer to read a \
+                 decimal number)"
+            ),
+            Self::InvalidDigit {
+                index,
+                found,
+                radix,
+            } => {
+                f.write_str("invalid character ")?;
+                if found.is_ascii() {
+                    write!(f, "'{}'", (found as char).escape_debug())?;
+                } else {
+                    write!(f, "(non-ASCII byte 0x{found:02X})")?;
+                }
+                write!(f, " at index {index}: expected {}", digit_name(radix))
+            }
+            Self::NoDigits { radix } => {
+                write!(f, "no digits: expected {}, found none", digit_name(radix))
+            }
+            Self::TooLarge => write!(
+                f,
+                "value out of range: expected 0..={}, found a number above 64 bits",
+                i64::MAX
+            ),
+        }
+    }
+}
+
+/// How the digits of a radix are described in messages.
+fn digit_name(radix: u32) -> &'static str {
+    if radix == 16 {
+        "a hexadecimal digit (0-9, A-F, in either case)"
+    } else {
+        "a decimal digit (0-9)"
+    }
+}
+
+/// Parses one input, given as bytes so that a line that is not UTF-8 still gets a precise
+/// message (the library names the offending byte).
+pub(crate) fn parse(text: &[u8], form: Form) -> Result<UlidFlake, InputError> {
+    match form {
+        Form::Base32 => UlidFlake::parse_ascii(text).map_err(InputError::Id),
+        Form::Integer => parse_integer(text),
+        Form::Hex => match hex_prefix(text) {
+            Some(digits) => parse_hex(digits, 2),
+            None => parse_hex(text, 0),
+        },
+        Form::Auto => {
+            if let Some(digits) = hex_prefix(text) {
+                parse_hex(digits, 2)
+            } else if text.first() == Some(&b'-') {
+                // Never Base32 (no `-` in the alphabet): a negative integer, rejected with the
+                // library's out-of-range message rather than as a bad character.
+                parse_integer(text)
+            } else if !text.is_empty() && text.iter().all(u8::is_ascii_digit) {
+                if text.len() == ENCODED_LEN {
+                    // Both readings are possible. Base32 wins: every valid ID has a Base32
+                    // text of 13 characters, while only IDs of the first 2.6 hours after the
+                    // epoch have 13 decimal digits or fewer.
+                    UlidFlake::parse_ascii(text).map_err(InputError::AmbiguousDigits)
+                } else {
+                    parse_integer(text)
+                }
+            } else {
+                UlidFlake::parse_ascii(text).map_err(InputError::Id)
+            }
+        }
+    }
+}
+
+/// The digits after a `0x` or `0X` prefix, if there is one.
+fn hex_prefix(text: &[u8]) -> Option<&[u8]> {
+    text.strip_prefix(b"0x")
+        .or_else(|| text.strip_prefix(b"0X"))
+}
+
+/// A decimal integer, with an optional leading `-` so that a negative value is reported as
+/// out of range.
+fn parse_integer(text: &[u8]) -> Result<UlidFlake, InputError> {
+    match text.strip_prefix(b"-") {
+        Some(digits) => {
+            let magnitude = accumulate(digits, 10, 1)?;
+            // A u64 magnitude always fits an i128, negated.
+            Err(InputError::Id(Error::OutOfRange {
+                found: -i128::from(magnitude),
+            }))
+        }
+        None => range_check(accumulate(text, 10, 0)?),
+    }
+}
+
+/// Hexadecimal digits that start at byte `offset` of the input (after a prefix).
+fn parse_hex(digits: &[u8], offset: usize) -> Result<UlidFlake, InputError> {
+    range_check(accumulate(digits, 16, offset)?)
+}
+
+/// The ID with this value, range-checked by the library.
+fn range_check(value: u64) -> Result<UlidFlake, InputError> {
+    UlidFlake::from_u64(value).map_err(InputError::Id)
+}
+
+/// The value of `digits` in `radix`, checked for syntax and 64-bit overflow; `offset` is the
+/// index of the first digit in the whole input, for messages.
+fn accumulate(digits: &[u8], radix: u32, offset: usize) -> Result<u64, InputError> {
+    if digits.is_empty() {
+        return Err(InputError::NoDigits { radix });
+    }
+    let mut value: u64 = 0;
+    let mut too_large = false;
+    for (index, &byte) in digits.iter().enumerate() {
+        let digit = char::from(byte)
+            .to_digit(radix)
+            .ok_or(InputError::InvalidDigit {
+                index: offset + index,
+                found: byte,
+                radix,
+            })?;
+        // Keep scanning after an overflow: a bad character later on is the better message.
+        match value
+            .checked_mul(u64::from(radix))
+            .and_then(|value| value.checked_add(u64::from(digit)))
+        {
+            Some(next) => value = next,
+            None => too_large = true,
+        }
+    }
+    if too_large {
+        return Err(InputError::TooLarge);
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn auto(text: &str) -> Result<u64, InputError> {
+        parse(text.as_bytes(), Form::Auto).map(UlidFlake::to_u64)
+    }
+
+    #[test]
+    fn auto_detects_each_form() {
+        assert_eq!(auto("00F5MFHSEYXCM"), Ok(17_086_945_199_879_572));
+        assert_eq!(auto("00f5mfhseyxcm"), Ok(17_086_945_199_879_572));
+        assert_eq!(auto("17086945199879572"), Ok(17_086_945_199_879_572));
+        assert_eq!(auto("0x3CB47C72EF7594"), Ok(17_086_945_199_879_572));
+        assert_eq!(auto("0X3cb47c72ef7594"), Ok(17_086_945_199_879_572));
+        assert_eq!(auto("0"), Ok(0));
+        // Thirteen digits are Base32: "0000000000010" is 32, not 10.
+        assert_eq!(auto("0000000000010"), Ok(32));
+        assert_eq!(
+            parse(b"0000000000010", Form::Integer).map(UlidFlake::to_u64),
+            Ok(10)
+        );
+    }
+
+    #[test]
+    fn explicit_forms() {
+        assert_eq!(
+            parse(b"3CB47C72EF7594", Form::Hex).map(UlidFlake::to_u64),
+            Ok(0x003C_B47C_72EF_7594)
+        );
+        assert_eq!(
+            parse(b"17086945199879572", Form::Base32),
+            Err(InputError::Id(Error::InvalidLength { found: 17 }))
+        );
+        assert_eq!(
+            parse(b"0x1", Form::Integer),
+            Err(InputError::InvalidDigit {
+                index: 1,
+                found: b'x',
+                radix: 10
+            })
+        );
+    }
+
+    #[test]
+    fn rejects_with_precise_errors() {
+        assert_eq!(
+            auto("9223372036854775808"),
+            Err(InputError::Id(Error::OutOfRange { found: 1 << 63 }))
+        );
+        assert_eq!(
+            auto("-1"),
+            Err(InputError::Id(Error::OutOfRange { found: -1 }))
+        );
+        assert_eq!(auto("-"), Err(InputError::NoDigits { radix: 10 }));
+        assert_eq!(auto("0x"), Err(InputError::NoDigits { radix: 16 }));
+        assert_eq!(auto("18446744073709551616"), Err(InputError::TooLarge));
+        assert_eq!(auto("0x10000000000000000"), Err(InputError::TooLarge));
+        assert_eq!(
+            auto("0x12G"),
+            Err(InputError::InvalidDigit {
+                index: 4,
+                found: b'G',
+                radix: 16
+            })
+        );
+        assert_eq!(
+            auto("9000000000000"),
+            Err(InputError::AmbiguousDigits(Error::OutOfRange {
+                found: 9 << 60
+            }))
+        );
+        assert_eq!(
+            auto(""),
+            Err(InputError::Id(Error::InvalidLength { found: 0 }))
+        );
+    }
+
+    #[test]
+    fn messages() {
+        assert_eq!(
+            auto("0x12G").unwrap_err().to_string(),
+            "invalid character 'G' at index 4: expected a hexadecimal digit (0-9, A-F, in either case)"
+        );
+        assert_eq!(
+            auto("9000000000000").unwrap_err().to_string(),
+            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in \
+             text), found 10376293541461622784 (13 characters are read as Base32; pass --from \
+             integer to read a decimal number)"
+        );
+    }
+}

@@ -1,0 +1,218 @@
+//! `ulid-flake`: generate, inspect and convert Ulid-Flake IDs from the command line.
+//!
+//! A Ulid-Flake is a 64-bit, time-sortable ID: 43 bits of milliseconds since an epoch above
+//! 20 bits of randomness (or 15 bits and a 5-bit scalability id), written as 13 characters of
+//! Crockford's Base32. This binary is a thin layer over `ulid-flake-core`: the command line
+//! is defined here, and the work is done in the modules.
+//!
+//! Exit status: 0 on success; 1 when an input was invalid (the others are still processed)
+//! or on an I/O or clock error; 2 for bad arguments. A closed output pipe
+//! (`ulid-flake generate -n 10000000 | head -1`) ends the run quietly with 0.
+
+mod generate;
+mod input;
+mod output;
+mod stream;
+
+use std::ffi::OsString;
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use ulid_flake_core::Epoch;
+
+use crate::input::Form;
+use crate::output::{Format, Inspection};
+
+/// The examples of the top-level `--help`.
+const EXAMPLES: &str = "\
+Examples:
+  ulid-flake generate                               One new ID, e.g. 00F5PEXFDQCGR
+  ulid-flake generate -n 1000 --format integer      A thousand, as BIGINT values
+  ulid-flake generate --scalability-id 3            For replica 3 of up to 32
+  ulid-flake inspect 00CMXB6TAK4SA                  Its time, randomness and all its forms
+  ulid-flake convert 00F5MFHSEYXCM --to hex         0x3CB47C72EF7594
+  ulid-flake generate -n 5 | ulid-flake convert --to integer
+
+Exit status: 0 on success, 1 if an input was invalid or on an I/O error, 2 for bad arguments.";
+
+/// The examples of `generate --help`.
+const GENERATE_EXAMPLES: &str = "\
+Examples:
+  ulid-flake generate
+      00F5PEXFDQCGR
+  ulid-flake generate -n 3 --format integer
+      17089122411459096
+      17089122411459163
+      17089122411459214
+  ulid-flake generate --format json
+      {\"id\":\"00CMXB6TAK4SA\",\"integer\":14246757444195114}
+  ulid-flake generate -n 1000000 --scalability-id 7 --entropy-bytes 2 > ids.txt
+  ulid-flake generate --epoch 1735689600000     # timestamps from 2025-01-01
+
+A millisecond holds about 4,096 IDs (128 with --scalability-id); when it is full, generation
+waits for the next one, so large counts take a while but never fail.";
+
+/// The examples of `inspect --help`.
+const INSPECT_EXAMPLES: &str = "\
+Examples:
+  ulid-flake inspect 00CMXB6TAK4SA
+  ulid-flake inspect 14246757444195114 0x329D59B4A9932A
+  ulid-flake inspect --json 00cmxb6tak4sa
+  ulid-flake generate -n 3 | ulid-flake inspect --json
+  ulid-flake inspect --epoch 0 00CMXB6TAK4SA    # an ID made with the Unix epoch
+
+The date-time is only right with the epoch the ID was made with: an ID does not store it.";
+
+/// The examples of `convert --help`.
+const CONVERT_EXAMPLES: &str = "\
+Examples:
+  ulid-flake convert 00F5MFHSEYXCM --to integer           17086945199879572
+  ulid-flake convert 17086945199879572 --to hex           0x3CB47C72EF7594
+  ulid-flake convert 0x3CB47C72EF7594 --to base32         00F5MFHSEYXCM
+  ulid-flake convert --from integer 1234567890123 --to base32
+  ulid-flake convert --to integer < ids.txt > integers.txt
+
+With --from auto, exactly 13 characters are always Base32, even if they are all digits
+(the decimal integer of any ID made 2.6 hours or more after the epoch has more digits).";
+
+/// Generate, inspect and convert Ulid-Flake IDs: 64-bit, time-sortable, 13 characters of
+/// Crockford Base32.
+#[derive(Debug, Parser)]
+#[command(name = "ulid-flake", version, after_help = EXAMPLES)]
+struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Generate new IDs, in order, one per line
+    #[command(after_help = GENERATE_EXAMPLES)]
+    Generate(GenerateArgs),
+    /// Show everything an ID holds: its forms, time and randomness
+    #[command(after_help = INSPECT_EXAMPLES)]
+    Inspect(InspectArgs),
+    /// Convert IDs between Base32, integer and hex
+    #[command(after_help = CONVERT_EXAMPLES)]
+    Convert(ConvertArgs),
+}
+
+/// The options of `generate`.
+#[derive(Debug, Args)]
+struct GenerateArgs {
+    /// How many IDs to generate
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 1)]
+    count: u64,
+    /// Use the scalable layout with this scalability id (0..=31), one per replica; without
+    /// it, the stand-alone layout
+    #[arg(long, value_name = "ID")]
+    scalability_id: Option<u64>,
+    /// The entropy size in bytes, bounding the random step between IDs of one millisecond:
+    /// 1..=3 stand-alone, 1..=2 scalable
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    entropy_bytes: u8,
+    /// The epoch, in milliseconds since 1970-01-01 (1704067200000 is 2024-01-01T00:00:00Z)
+    #[arg(long, value_name = "UNIX_MS", default_value = "1704067200000", value_parser = parse_epoch)]
+    epoch: Epoch,
+    /// The form of each line
+    #[arg(long, value_enum, default_value_t = Format::Base32)]
+    format: Format,
+}
+
+/// The options of `inspect`.
+#[derive(Debug, Args)]
+struct InspectArgs {
+    /// The IDs (Base32, decimal or 0x-hex); read from standard input, one per line, when none
+    /// are given
+    #[arg(value_name = "ID")]
+    ids: Vec<OsString>,
+    /// One JSON object per line instead of a table
+    #[arg(long)]
+    json: bool,
+    /// The epoch the IDs were made with, in milliseconds since 1970-01-01 (1704067200000 is
+    /// 2024-01-01T00:00:00Z)
+    #[arg(long, value_name = "UNIX_MS", default_value = "1704067200000", value_parser = parse_epoch)]
+    epoch: Epoch,
+    /// The form of the inputs
+    #[arg(long, value_enum, default_value_t = Form::Auto)]
+    from: Form,
+}
+
+/// The options of `convert`.
+#[derive(Debug, Args)]
+struct ConvertArgs {
+    /// The IDs; read from standard input, one per line, when none are given
+    #[arg(value_name = "ID")]
+    ids: Vec<OsString>,
+    /// The form of the inputs
+    #[arg(long, value_enum, default_value_t = Form::Auto)]
+    from: Form,
+    /// The form of the outputs
+    #[arg(long, value_enum)]
+    to: Format,
+}
+
+/// Parses `--epoch`, with the library's range check and message.
+fn parse_epoch(text: &str) -> Result<Epoch, String> {
+    let unix_ms = text
+        .parse::<u64>()
+        .map_err(|_| "expected milliseconds since 1970-01-01, a non-negative integer".to_owned())?;
+    Epoch::from_unix_ms(unix_ms).map_err(|error| error.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // One lock and one large buffer for the whole run: locking and writing per line would
+    // dominate the cost of generating millions of IDs.
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let result = match cli.command {
+        Command::Generate(args) => {
+            let generator =
+                generate::build_generator(args.epoch, args.scalability_id, args.entropy_bytes)
+                    .unwrap_or_else(|error| {
+                        // A bad combination of options: reported like clap's own argument
+                        // errors, with status 2.
+                        let mut command = Cli::command();
+                        command.build();
+                        command
+                            .find_subcommand_mut("generate")
+                            .expect("the generate subcommand is defined")
+                            .error(ErrorKind::ValueValidation, error)
+                            .exit()
+                    });
+            generate::run(&generator, args.count, args.format, &mut out).map(|()| 0)
+        }
+        Command::Inspect(args) => {
+            let mut first = true;
+            stream::each_id(&args.ids, args.from, &mut out, |out, id| {
+                let inspection = Inspection::new(id, args.epoch);
+                if args.json {
+                    return inspection.write_json(out);
+                }
+                // A blank line between tables.
+                if !std::mem::take(&mut first) {
+                    out.write_all(b"\n")?;
+                }
+                inspection.write_table(out)
+            })
+        }
+        Command::Convert(args) => stream::each_id(&args.ids, args.from, &mut out, |out, id| {
+            output::write_id(out, id, args.to)
+        }),
+    };
+    match result.and_then(|failures| out.flush().map(|()| failures)) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        // The reader went away (`| head`): it has all it wanted, so this is success. Rust
+        // ignores SIGPIPE, so the closed pipe arrives here as an error instead of a signal.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("ulid-flake: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Writing IDs: one per line in a chosen form (`generate`, `convert`), or everything an ID
+//! holds (`inspect`).
+
+use std::io::{self, Write};
+
+use clap::ValueEnum;
+use serde::Serialize;
+use ulid_flake_core::{ENCODED_LEN, Epoch, UlidFlake};
+
+/// The form of each output line of `generate` and `convert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// The canonical 13-character Crockford Base32 text.
+    Base32,
+    /// The decimal integer, as stored in an SQL BIGINT.
+    Integer,
+    /// 0x and uppercase hexadecimal digits, without padding.
+    Hex,
+    /// One JSON object per line, e.g. {"id":"00CMXB6TAK4SA","integer":14246757444195114}
+    Json,
+}
+
+/// Writes one ID as a line in `format`.
+///
+/// This is the hot path of `generate -n <millions>`, so nothing is allocated: the Base32
+/// text goes through a stack buffer and the numbers through `write!`.
+pub(crate) fn write_id(out: &mut impl Write, id: UlidFlake, format: Format) -> io::Result<()> {
+    let mut text = [0; ENCODED_LEN];
+    match format {
+        Format::Base32 => {
+            out.write_all(id.encode(&mut text).as_bytes())?;
+            out.write_all(b"\n")
+        }
+        Format::Integer => writeln!(out, "{}", id.to_u64()),
+        Format::Hex => writeln!(out, "{id:#X}"),
+        // The integer is a JSON number, exact in the text; the Base32 string is there for
+        // readers (JavaScript) that cannot hold integers above 2^53.
+        Format::Json => writeln!(
+            out,
+            r#"{{"id":"{}","integer":{}}}"#,
+            id.encode(&mut text),
+            id.to_u64()
+        ),
+    }
+}
+
+/// Everything an ID holds, as `inspect` shows it: the fields are both the rows of the table
+/// and the members of the JSON object, in this order.
+#[derive(Debug, Serialize)]
+pub(crate) struct Inspection {
+    /// The canonical text.
+    base32: UlidFlake,
+    /// The integer value.
+    integer: u64,
+    /// `0x` and uppercase hexadecimal digits.
+    hex: String,
+    /// `0b` and binary digits.
+    binary: String,
+    /// The 8 big-endian bytes as space-separated hex pairs.
+    bytes: String,
+    /// Milliseconds since the epoch.
+    timestamp_ms: u64,
+    /// Milliseconds since 1970-01-01, with the given epoch.
+    unix_ms: u64,
+    /// RFC 3339 in UTC with milliseconds; `None` past the year 9999, which RFC 3339 cannot
+    /// write (reachable only with a late custom epoch).
+    datetime: Option<String>,
+    /// The stand-alone reading of the low 20 bits.
+    randomness: u32,
+    /// The scalable reading: bits 19..5.
+    scalable_randomness: u16,
+    /// The scalable reading: bits 4..0.
+    scalability_id: u8,
+}
+
+impl Inspection {
+    /// Reads every field of `id`, whose timestamp counts from `epoch`.
+    pub(crate) fn new(id: UlidFlake, epoch: Epoch) -> Self {
+        let unix_ms = id.unix_ms(epoch);
+        let bytes = id.to_bytes().map(|byte| format!("{byte:02X}")).join(" ");
+        let datetime = i64::try_from(unix_ms)
+            .ok()
+            .and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
+            // `.3`: always three fractional digits, so that the texts sort as the IDs do.
+            .map(|moment| format!("{moment:.3}"));
+        Self {
+            base32: id,
+            integer: id.to_u64(),
+            hex: id.to_hex(),
+            binary: id.to_bin(),
+            bytes,
+            timestamp_ms: id.timestamp_ms(),
+            unix_ms,
+            datetime,
+            randomness: id.randomness(),
+            scalable_randomness: id.scalable_randomness(),
+            scalability_id: id.scalability_id(),
+        }
+    }
+
+    /// Writes the human table: one `label  value` row per field.
+    pub(crate) fn write_table(&self, out: &mut impl Write) -> io::Result<()> {
+        let datetime = self
+            .datetime
+            .as_deref()
+            .unwrap_or("(after the year 9999: not expressible in RFC 3339)");
+        let rows: [(&str, &dyn std::fmt::Display); 11] = [
+            ("base32", &self.base32),
+            ("integer", &self.integer),
+            ("hex", &self.hex),
+            ("binary", &self.binary),
+            ("bytes", &self.bytes),
+            ("timestamp (ms since epoch)", &self.timestamp_ms),
+            ("unix time (ms)", &self.unix_ms),
+            ("date-time (UTC)", &datetime),
+            ("randomness (20-bit)", &self.randomness),
+            ("scalable randomness (15-bit)", &self.scalable_randomness),
+            ("scalability id", &self.scalability_id),
+        ];
+        for (label, value) in rows {
+            writeln!(out, "{label:<28}  {value}")?;
+        }
+        Ok(())
+    }
+
+    /// Writes the JSON object on one line.
+    pub(crate) fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, self)?;
+        out.write_all(b"\n")
+    }
+}

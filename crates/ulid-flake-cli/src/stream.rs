@@ -1,0 +1,135 @@
+//! Where the IDs of `inspect` and `convert` come from: the arguments, or else standard input,
+//! one per line, streamed.
+//!
+//! A bad input does not stop the run: its message goes to standard error, naming the
+//! argument or line, and the others are still processed; the caller turns the count of
+//! failures into the exit status.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read, Write};
+
+use ulid_flake_core::UlidFlake;
+
+use crate::input::{self, Form};
+
+/// The longest line kept in memory. Every valid input is far shorter (leading zeros aside);
+/// the cap keeps a huge line without a newline (a binary file piped in by mistake) from
+/// being read into memory whole. A longer line is skipped and reported.
+const MAX_LINE: usize = 1024;
+
+/// Calls `emit` with each ID of the arguments, or of standard input when there are none, and
+/// returns how many inputs were invalid (each reported on standard error).
+///
+/// # Errors
+///
+/// An error reading standard input, or the first error of `emit` or of writing to `out`.
+pub(crate) fn each_id<W: Write>(
+    args: &[OsString],
+    form: Form,
+    out: &mut W,
+    mut emit: impl FnMut(&mut W, UlidFlake) -> io::Result<()>,
+) -> io::Result<u64> {
+    let mut failures = 0;
+    if !args.is_empty() {
+        for (position, arg) in (1..).zip(args) {
+            // The raw bytes, so that an argument that is not UTF-8 gets a precise message
+            // instead of clap refusing the whole command line.
+            match input::parse(arg.as_encoded_bytes(), form) {
+                Ok(id) => emit(out, id)?,
+                Err(error) => {
+                    failures += 1;
+                    report(out, format_args!("argument {position}: {error}"))?;
+                }
+            }
+        }
+        return Ok(failures);
+    }
+
+    // Our own buffer on the raw handle, for `buffer()`: see the flush below.
+    let mut reader = BufReader::with_capacity(64 * 1024, io::stdin().lock());
+    let mut line = Vec::with_capacity(MAX_LINE + 2);
+    for number in 1.. {
+        // Output is flushed only when no input is waiting: a large input is written in big
+        // blocks, while an interactive or slow producer sees each answer at once.
+        if reader.buffer().is_empty() {
+            out.flush()?;
+        }
+        let Some(result) = next_line(&mut reader, &mut line).map_err(reading_stdin)? else {
+            break;
+        };
+        match result.and_then(|line| input::parse(line, form).map_err(|error| error.to_string())) {
+            Ok(id) => emit(out, id)?,
+            Err(error) => {
+                failures += 1;
+                report(out, format_args!("line {number}: {error}"))?;
+            }
+        }
+    }
+    Ok(failures)
+}
+
+/// Reads the next line into `line` and returns it without its line ending (`\n` or
+/// `\r\n`), or a message if it is longer than [`MAX_LINE`]; `None` at the end of the input.
+fn next_line<'a>(
+    reader: &mut impl BufRead,
+    line: &'a mut Vec<u8>,
+) -> io::Result<Option<Result<&'a [u8], String>>> {
+    line.clear();
+    // Room for the limit and a `\r\n`, so that a line that just fits is read whole.
+    let cap = MAX_LINE + 2;
+    if reader.take(cap as u64).read_until(b'\n', line)? == 0 {
+        return Ok(None);
+    }
+    let mut length = line.len();
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        length = line.len();
+    } else if length == cap {
+        // Cut off: count the rest of the line without keeping it.
+        let mut last = line.last().copied();
+        loop {
+            let buffer = reader.fill_buf()?;
+            let Some(&final_byte) = buffer.last() else {
+                break; // the end of the input
+            };
+            match buffer.iter().position(|&byte| byte == b'\n') {
+                Some(end) => {
+                    length += end;
+                    last = if end > 0 { Some(buffer[end - 1]) } else { last };
+                    reader.consume(end + 1);
+                    length -= usize::from(last == Some(b'\r'));
+                    break;
+                }
+                None => {
+                    length += buffer.len();
+                    last = Some(final_byte);
+                    let consumed = buffer.len();
+                    reader.consume(consumed);
+                }
+            }
+        }
+    }
+    if length > MAX_LINE {
+        return Ok(Some(Err(format!(
+            "line too long: expected at most {MAX_LINE} bytes, found {length} bytes"
+        ))));
+    }
+    Ok(Some(Ok(line)))
+}
+
+/// Says which stream an error came from: the same kinds of error occur writing the output.
+fn reading_stdin(error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("reading standard input: {error}"))
+}
+
+/// Writes a message about one bad input to standard error, after flushing `out` so that
+/// when both go to one terminal the message appears among the results where it belongs.
+fn report(out: &mut impl Write, message: fmt::Arguments<'_>) -> io::Result<()> {
+    out.flush()?;
+    eprintln!("{message}");
+    Ok(())
+}

@@ -1,0 +1,163 @@
+//! `convert`, between every form, on the SPEC vectors.
+
+use super::{stdout_of, ulid_flake};
+
+/// (Base32, integer, hex) of the same ID.
+const VECTORS: [(&str, &str, &str); 4] = [
+    ("00F5MFHSEYXCM", "17086945199879572", "0x3CB47C72EF7594"),
+    ("00CMXB6TAK4SA", "14246757444195114", "0x329D59B4A9932A"),
+    ("128GGYHYYK08N", "1234567890123456789", "0x112210F47DE98115"),
+    ("7ZZZZZZZZZZZZ", "9223372036854775807", "0x7FFFFFFFFFFFFFFF"),
+];
+
+#[test]
+fn between_all_forms() {
+    for (base32, integer, hex) in VECTORS {
+        for input in [base32, integer, hex] {
+            assert_eq!(
+                stdout_of(&["convert", input, "--to", "base32"]),
+                format!("{base32}\n")
+            );
+            assert_eq!(
+                stdout_of(&["convert", input, "--to", "integer"]),
+                format!("{integer}\n")
+            );
+            assert_eq!(
+                stdout_of(&["convert", input, "--to", "hex"]),
+                format!("{hex}\n")
+            );
+            assert_eq!(
+                stdout_of(&["convert", input, "--to", "json"]),
+                format!("{{\"id\":\"{base32}\",\"integer\":{integer}}}\n")
+            );
+        }
+    }
+}
+
+#[test]
+fn zero() {
+    assert_eq!(
+        stdout_of(&["convert", "0", "--to", "base32"]),
+        "0000000000000\n"
+    );
+    assert_eq!(
+        stdout_of(&["convert", "0000000000000", "--to", "hex"]),
+        "0x0\n"
+    );
+}
+
+#[test]
+fn several_arguments_in_order() {
+    assert_eq!(
+        stdout_of(&[
+            "convert",
+            "--to",
+            "integer",
+            "00F5MFHSEYXCM",
+            "0x329D59B4A9932A"
+        ]),
+        "17086945199879572\n14246757444195114\n"
+    );
+}
+
+#[test]
+fn thirteen_digits_are_base32_unless_told() {
+    assert_eq!(
+        stdout_of(&["convert", "1234567890123", "--to", "integer"]),
+        "1228503247364293699\n"
+    );
+    assert_eq!(
+        stdout_of(&[
+            "convert",
+            "--from",
+            "integer",
+            "1234567890123",
+            "--to",
+            "base32"
+        ]),
+        "000013XRZP16B\n"
+    );
+}
+
+#[test]
+fn explicit_forms() {
+    assert_eq!(
+        stdout_of(&[
+            "convert",
+            "--from",
+            "hex",
+            "3cb47c72ef7594",
+            "--to",
+            "base32"
+        ]),
+        "00F5MFHSEYXCM\n"
+    );
+    assert_eq!(
+        stdout_of(&[
+            "convert",
+            "--from",
+            "base32",
+            "00f5mfhseyxcm",
+            "--to",
+            "base32"
+        ]),
+        "00F5MFHSEYXCM\n"
+    );
+    ulid_flake()
+        .args([
+            "convert",
+            "--from",
+            "base32",
+            "17086945199879572",
+            "--to",
+            "hex",
+        ])
+        .assert()
+        .code(1)
+        .stderr("argument 1: invalid length: expected 13 ASCII characters, found 17 bytes\n");
+}
+
+#[test]
+fn out_of_range_integers() {
+    for (input, message) in [
+        (
+            "9223372036854775808",
+            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808",
+        ),
+        (
+            "0x8000000000000000",
+            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808",
+        ),
+        (
+            "99999999999999999999",
+            "value out of range: expected 0..=9223372036854775807, found a number above 64 bits",
+        ),
+        (
+            "0x12G4",
+            "invalid character 'G' at index 4: expected a hexadecimal digit (0-9, A-F, in either case)",
+        ),
+        (
+            "9000000000000",
+            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 10376293541461622784 (13 characters are read as Base32; pass --from integer to read a decimal number)",
+        ),
+    ] {
+        ulid_flake()
+            .args(["convert", "--to", "base32", input])
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(format!("argument 1: {message}\n"));
+    }
+}
+
+#[test]
+fn negative_integer() {
+    ulid_flake()
+        .args(["convert", "--to", "base32", "--", "-1"])
+        .assert()
+        .code(1)
+        .stderr(
+            "argument 1: value out of range: expected 0..=9223372036854775807 (a first character \
+             0-7 in text), found -1\n",
+        );
+}

@@ -1,0 +1,27 @@
+//! Runs the real `ulid-flake` binary: every subcommand, every input and output form, the
+//! SPEC vectors, standard input streaming, argument errors and a closed output pipe.
+
+mod convert;
+mod errors;
+mod generate;
+mod inspect;
+mod stdin;
+
+use assert_cmd::Command;
+
+/// A command for the binary under test.
+fn ulid_flake() -> Command {
+    Command::cargo_bin("ulid-flake").expect("the binary is built for the tests")
+}
+
+/// Runs the binary with `args`, expects success and returns standard output.
+fn stdout_of(args: &[&str]) -> String {
+    let output = ulid_flake().args(args).output().expect("the binary runs");
+    assert!(
+        output.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.stderr.is_empty(), "{args:?} wrote to stderr");
+    String::from_utf8(output.stdout).expect("the output is UTF-8")
+}

@@ -1,0 +1,107 @@
+//! IDs from standard input: streamed, one per line, bad lines reported and skipped.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use super::ulid_flake;
+
+#[test]
+fn a_bad_line_in_the_middle() {
+    ulid_flake()
+        .args(["convert", "--to", "integer"])
+        .write_stdin("00F5MFHSEYXCM\n0x329D59B4A9932A\n00CMXB6TAK4SI\n7ZZZZZZZZZZZZ\n")
+        .assert()
+        .code(1)
+        .stdout("17086945199879572\n14246757444195114\n9223372036854775807\n")
+        .stderr(
+            "line 3: invalid character 'I' at index 12: expected a Crockford Base32 digit \
+             (0-9, A-Z without I, L, O, U, in either case)\n",
+        );
+}
+
+#[test]
+fn crlf_and_a_last_line_without_newline() {
+    ulid_flake()
+        .args(["convert", "--to", "hex"])
+        .write_stdin("00F5MFHSEYXCM\r\n00CMXB6TAK4SA")
+        .assert()
+        .success()
+        .stdout("0x3CB47C72EF7594\n0x329D59B4A9932A\n")
+        .stderr("");
+}
+
+#[test]
+fn nothing_is_skipped_silently() {
+    ulid_flake()
+        .args(["convert", "--to", "base32"])
+        .write_stdin("00F5MFHSEYXCM\n\n 00CMXB6TAK4SA\n00CMXB6TAK4SA \n0\n")
+        .assert()
+        .code(1)
+        .stdout("00F5MFHSEYXCM\n0000000000000\n")
+        .stderr(
+            "line 2: invalid length: expected 13 ASCII characters, found 0 bytes\n\
+             line 3: invalid length: expected 13 ASCII characters, found 14 bytes\n\
+             line 4: invalid length: expected 13 ASCII characters, found 14 bytes\n",
+        );
+}
+
+#[test]
+fn a_huge_line_is_reported_not_kept() {
+    let mut input = "A".repeat(100_000);
+    input.push_str("\n00CMXB6TAK4SA\n");
+    ulid_flake()
+        .args(["convert", "--to", "integer"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout("14246757444195114\n")
+        .stderr("line 1: line too long: expected at most 1024 bytes, found 100000 bytes\n");
+}
+
+#[test]
+fn inspect_reads_stdin_too() {
+    ulid_flake()
+        .args(["inspect", "--json"])
+        .write_stdin("00CMXB6TAK4SA\n")
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with(
+            r#"{"base32":"00CMXB6TAK4SA","#,
+        ));
+}
+
+#[test]
+fn empty_input_is_no_work() {
+    ulid_flake()
+        .args(["convert", "--to", "integer"])
+        .write_stdin("")
+        .assert()
+        .success()
+        .stdout("");
+}
+
+#[test]
+fn each_answer_comes_before_the_next_line_is_sent() {
+    // Streaming: the answer to a line arrives while standard input is still open.
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ulid-flake"))
+        .args(["convert", "--to", "integer"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    for (id, integer) in [
+        ("00F5MFHSEYXCM", "17086945199879572"),
+        ("00CMXB6TAK4SA", "14246757444195114"),
+    ] {
+        writeln!(input, "{id}").unwrap();
+        input.flush().unwrap();
+        line.clear();
+        output.read_line(&mut line).unwrap();
+        assert_eq!(line, format!("{integer}\n"));
+    }
+    drop(input);
+    assert!(child.wait().unwrap().success());
+}
