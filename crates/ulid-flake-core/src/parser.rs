@@ -67,26 +67,42 @@ impl UlidFlake {
         if bytes.len() != ENCODED_LEN {
             return Err(Error::InvalidLength { found: bytes.len() });
         }
-        // 13 digits carry 65 bits: accumulate in a u128 and range-check once at the end.
-        let mut value: u128 = 0;
-        let mut index = 0;
+        // Branch-free over the digits: accumulate the low 12 (60 bits), and OR every table
+        // value together — NOT_A_DIGIT's top bit survives the OR, so one test after the loop
+        // tells whether any byte was bad. Only then is the position looked for.
+        let first = DIGIT_VALUES[bytes[0] as usize];
+        let mut seen = first;
+        let mut low: u64 = 0;
+        let mut index = 1;
         while index < ENCODED_LEN {
             let digit = DIGIT_VALUES[bytes[index] as usize];
-            if digit == NOT_A_DIGIT {
-                return Err(Error::InvalidCharacter {
-                    index,
-                    found: bytes[index],
-                });
-            }
-            value = value << 5 | digit as u128;
+            seen |= digit;
+            low = low << 5 | (digit & 0x1F) as u64;
             index += 1;
         }
-        if value > i64::MAX as u128 {
+        if seen & 0x80 != 0 {
+            return Err(first_invalid_character(bytes));
+        }
+        // The first digit carries bits 64..60: above 7 it needs a 64th bit. Never wrapped.
+        if first > 7 {
             return Err(Error::OutOfRange {
-                found: value as i128,
+                found: (first as i128) << 60 | low as i128,
             });
         }
-        Ok(Self::from_raw(value as u64))
+        Ok(Self::from_raw((first as u64) << 60 | low))
+    }
+}
+
+/// The error for the first byte of `bytes` that is no Base32 digit (there is one).
+#[cold]
+const fn first_invalid_character(bytes: &[u8]) -> Error {
+    let mut index = 0;
+    while DIGIT_VALUES[bytes[index] as usize] != NOT_A_DIGIT {
+        index += 1;
+    }
+    Error::InvalidCharacter {
+        index,
+        found: bytes[index],
     }
 }
 
