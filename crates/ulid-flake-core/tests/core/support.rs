@@ -63,6 +63,11 @@ impl ScriptedRandom {
         self.0.lock().unwrap().extend(draws);
     }
 
+    /// Drops the draws not taken.
+    pub(crate) fn clear(&self) {
+        self.0.lock().unwrap().clear();
+    }
+
     /// The draws not taken yet.
     pub(crate) fn left(&self) -> usize {
         self.0.lock().unwrap().len()
