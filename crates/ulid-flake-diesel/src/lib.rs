@@ -97,6 +97,11 @@
 
 pub use ulid_flake_core::*;
 
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+mod lease;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+pub use lease::{LeaseError, ScalabilityIdLease};
+
 /// Diesel declarations of the SQL helper functions, for the query builder. Create them in the
 /// database first ([`create_postgres_functions`], [`create_mysql_functions`]).
 ///

@@ -148,6 +148,11 @@
 
 pub use ulid_flake_core::*;
 
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+mod lease;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+pub use lease::{LeaseError, ScalabilityIdLease};
+
 /// Migrations that create the SQL helper functions on PostgreSQL (version
 /// `20240101000000`).
 ///

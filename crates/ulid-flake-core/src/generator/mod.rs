@@ -36,6 +36,7 @@
 mod clock;
 mod default;
 mod fork;
+mod ordinal;
 mod random;
 
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -43,6 +44,11 @@ use core::time::Duration;
 
 pub use clock::{Clock, SystemClock};
 pub use default::{SCALABILITY_ID_VARIABLE, default_generator, set_default_generator};
+pub use ordinal::{
+    DEFAULT_LEASE_NAMESPACE, HOSTNAME_VARIABLE, MAX_LEASE_NAMESPACE_LEN, lease_candidates,
+    lease_key, lease_name, lease_namespace_is_valid, scalability_id_from_hostname,
+    scalability_id_from_statefulset,
+};
 pub use random::{RandomSource, ThreadRandom};
 
 use crate::{

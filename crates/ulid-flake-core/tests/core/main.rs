@@ -1,11 +1,13 @@
 //! The integration tests of `ulid-flake-core`, in one binary.
 
+mod clock_faults;
 mod codec;
 mod concurrency;
 mod default_generator;
 mod fork;
 mod generator;
 mod id;
+mod ordinal;
 mod serde;
 mod support;
 mod uuid;

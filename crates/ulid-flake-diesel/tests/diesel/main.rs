@@ -7,5 +7,6 @@
 //! server fails the test that needs it: these tests never skip.
 
 mod backends;
+mod lease;
 mod sql_functions;
 mod support;

@@ -6,6 +6,7 @@
 //! server fails the test that needs it: these tests never skip.
 
 mod databases;
+mod lease;
 mod macros;
 mod sql_helpers;
 mod support;

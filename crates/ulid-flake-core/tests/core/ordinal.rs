@@ -1,0 +1,211 @@
+//! Scalability ids from `StatefulSet` ordinals, and the lease key and name scheme.
+//!
+//! `scalability_id_from_statefulset` reads `HOSTNAME`; each case runs in a child process
+//! (this test binary again, running only `probe`) so that no test changes the environment of
+//! the others.
+
+use std::process::Command;
+
+use ulid_flake_core::Error;
+use ulid_flake_core::generator::{
+    DEFAULT_LEASE_NAMESPACE, HOSTNAME_VARIABLE, MAX_LEASE_NAMESPACE_LEN, lease_candidates,
+    lease_key, lease_name, lease_namespace_is_valid, scalability_id_from_hostname,
+};
+
+const NOT_A_POD: Error = Error::InvalidEnvironmentVariable {
+    name: "HOSTNAME",
+    expected: "a StatefulSet pod name ending in -<ordinal>, e.g. web-3",
+};
+
+#[test]
+fn the_trailing_ordinal_is_the_id() {
+    for (hostname, id) in [
+        ("web-0", 0),
+        ("web-3", 3),
+        ("web-10", 10),
+        ("web-31", 31),
+        ("a-b-7", 7),
+        ("my-app-db-0", 0),
+        ("w-1", 1),
+        // The contents of /etc/hostname end in a newline.
+        ("web-5\n", 5),
+        ("  web-6 ", 6),
+    ] {
+        assert_eq!(
+            scalability_id_from_hostname(hostname),
+            Ok(id),
+            "{hostname:?}"
+        );
+    }
+}
+
+#[test]
+fn an_ordinal_above_31_is_out_of_range() {
+    for (hostname, found) in [
+        ("web-32", 32),
+        ("web-255", 255),
+        ("web-256", 256),
+        ("web-18446744073709551615", u64::MAX),
+    ] {
+        assert_eq!(
+            scalability_id_from_hostname(hostname),
+            Err(Error::InvalidScalabilityId { found }),
+            "{hostname:?}"
+        );
+    }
+    assert_eq!(
+        scalability_id_from_hostname("web-32")
+            .unwrap_err()
+            .to_string(),
+        "invalid scalability id: expected 0..=31, found 32"
+    );
+}
+
+#[test]
+fn a_name_without_an_ordinal_is_refused() {
+    for hostname in [
+        "",
+        "web",
+        "web-",
+        "-3",
+        "-",
+        "web3",
+        "web-3a",
+        "web-a3",
+        "web-+3",
+        "web--3",
+        "web- 3",
+        "web-3.web.default.svc.cluster.local",
+        "web-٣", // an Arabic-Indic digit three
+        "web-03",
+        "web-00",
+        "web-18446744073709551616", // past u64::MAX
+        "web_3",
+    ] {
+        assert_eq!(
+            scalability_id_from_hostname(hostname),
+            Err(NOT_A_POD),
+            "{hostname:?}"
+        );
+    }
+    assert_eq!(
+        NOT_A_POD.to_string(),
+        "invalid environment variable HOSTNAME: expected a StatefulSet pod name ending in \
+         -<ordinal>, e.g. web-3, found another value"
+    );
+}
+
+/// Runs `probe` in a child with `HOSTNAME` set to `value` (or unset), and returns its report.
+fn probe_in_child(value: Option<&str>) -> String {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["--exact", "ordinal::probe", "--ignored", "--nocapture"])
+        .env_remove(HOSTNAME_VARIABLE);
+    if let Some(value) = value {
+        command.env(HOSTNAME_VARIABLE, value);
+    }
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "probe failed: {output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    stdout
+        .lines()
+        .find_map(|line| line.split_once("REPORT ").map(|(_, report)| report))
+        .unwrap_or_else(|| panic!("no report in {stdout}"))
+        .to_owned()
+}
+
+/// Not a test of its own: the child side of the test below (hence ignored).
+#[test]
+#[ignore = "run in a child process by statefulset_reads_hostname"]
+fn probe() {
+    println!(
+        "REPORT {:?}",
+        ulid_flake_core::generator::scalability_id_from_statefulset()
+    );
+}
+
+#[test]
+fn statefulset_reads_hostname() {
+    assert_eq!(probe_in_child(Some("web-3")), "Ok(3)");
+    assert_eq!(probe_in_child(Some("web-31")), "Ok(31)");
+    assert_eq!(
+        probe_in_child(Some("web-32")),
+        format!(
+            "{:?}",
+            Err::<u8, _>(Error::InvalidScalabilityId { found: 32 })
+        )
+    );
+    let not_a_pod = format!("{:?}", Err::<u8, _>(NOT_A_POD));
+    assert_eq!(probe_in_child(Some("laptop")), not_a_pod);
+    assert_eq!(probe_in_child(None), not_a_pod);
+}
+
+#[test]
+fn lease_keys_are_pinned() {
+    // The scheme is shared by processes of different versions and by both adapters: a change
+    // would let two replicas hold the same id. These values must never change.
+    let base = lease_key(DEFAULT_LEASE_NAMESPACE, 0).unwrap();
+    assert_eq!(base & 31, 0);
+    for id in 0..=31 {
+        assert_eq!(
+            lease_key(DEFAULT_LEASE_NAMESPACE, id),
+            Ok(base | i64::from(id))
+        );
+    }
+    assert_eq!(base, PINNED_DEFAULT_KEY);
+    assert_ne!(lease_key("a", 0).unwrap(), lease_key("b", 0).unwrap());
+    assert_ne!(lease_key("a", 0).unwrap(), base);
+    assert_eq!(
+        lease_key(DEFAULT_LEASE_NAMESPACE, 32),
+        Err(Error::InvalidScalabilityId { found: 32 })
+    );
+}
+
+/// `lease_key("ulid-flake", 0)`: the FNV-1a hash of `ulid-flake:scalability-id` with its low 5
+/// bits cleared, computed independently (in Python).
+const PINNED_DEFAULT_KEY: i64 = 7_054_525_145_765_713_824;
+
+#[test]
+fn lease_names_are_pinned() {
+    assert_eq!(
+        lease_name(DEFAULT_LEASE_NAMESPACE, 0).unwrap(),
+        "ulid-flake:scalability-id:0"
+    );
+    assert_eq!(
+        lease_name("billing", 31).unwrap(),
+        "billing:scalability-id:31"
+    );
+    assert_eq!(
+        lease_name("billing", 255),
+        Err(Error::InvalidScalabilityId { found: 255 })
+    );
+    let longest = "x".repeat(MAX_LEASE_NAMESPACE_LEN);
+    assert_eq!(lease_name(&longest, 31).unwrap().len(), 64);
+}
+
+#[test]
+fn namespaces_are_1_to_46_bytes() {
+    assert_eq!(MAX_LEASE_NAMESPACE_LEN, 46);
+    assert!(lease_namespace_is_valid("a"));
+    assert!(lease_namespace_is_valid(DEFAULT_LEASE_NAMESPACE));
+    assert!(lease_namespace_is_valid(&"x".repeat(46)));
+    assert!(!lease_namespace_is_valid(""));
+    assert!(!lease_namespace_is_valid(&"x".repeat(47)));
+}
+
+#[test]
+fn candidates_cover_every_id_once() {
+    let mut firsts = [0_u32; 32];
+    for _ in 0..1_000 {
+        let ids: Vec<u8> = lease_candidates().collect();
+        assert_eq!(ids.len(), 32);
+        firsts[usize::from(ids[0])] += 1;
+        // Consecutive, wrapping around.
+        for pair in ids.windows(2) {
+            assert_eq!(pair[1], (pair[0] + 1) % 32, "{ids:?}");
+        }
+    }
+    // 1,000 uniform draws over 32 offsets: every offset comes up (a miss has probability
+    // about 32 * (31/32)^1000, 2e-13).
+    assert!(firsts.iter().all(|&count| count > 0), "{firsts:?}");
+}
