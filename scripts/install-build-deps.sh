@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the C client libraries that Diesel's backends link against (libpq, the MariaDB
-# client, SQLite) and pkg-config, from Debian's packages, when they are missing. Needs root;
+# client, SQLite), pkg-config, and the C++ compiler that libFuzzer's sources need (the fuzz
+# replay tests), from Debian's packages, when they are missing. Needs root;
 # without it, names what to install.
 set -euo pipefail
 
-packages=(pkg-config libpq-dev libmariadb-dev libmariadb-dev-compat libsqlite3-dev)
+packages=(pkg-config g++ libpq-dev libmariadb-dev libmariadb-dev-compat libsqlite3-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -30,6 +30,11 @@ step "tests and doctests, against throwaway PostgreSQL and MariaDB servers and S
 # URLs and stops them on exit; the database tests fail, never skip, without them.
 scripts/with-databases.sh cargo test --workspace --all-features
 
+step "fuzz targets: lints, and the saved inputs replayed as ordinary tests (fuzz/ is its own workspace)"
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+cargo clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
+cargo test --manifest-path fuzz/Cargo.toml
+
 step "examples, and the README's main job"
 cargo run -q -p ulid-flake-cli -- generate -n 2 | cargo run -q -p ulid-flake-cli -- inspect >/dev/null
 cargo run -q -p example-sqlx-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
