@@ -57,7 +57,13 @@ impl fmt::Display for UlidFlake {
     /// alignment flags are honoured.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut buf = [0; ENCODED_LEN];
-        f.pad(self.encode(&mut buf))
+        let text = self.encode(&mut buf);
+        // `pad` only when asked to: its width and precision handling costs on every call.
+        if f.width().is_none() && f.precision().is_none() {
+            f.write_str(text)
+        } else {
+            f.pad(text)
+        }
     }
 }
 

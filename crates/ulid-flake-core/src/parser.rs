@@ -67,19 +67,31 @@ impl UlidFlake {
         if bytes.len() != ENCODED_LEN {
             return Err(Error::InvalidLength { found: bytes.len() });
         }
-        // Branch-free over the digits: accumulate the low 12 (60 bits), and OR every table
-        // value together — NOT_A_DIGIT's top bit survives the OR, so one test after the loop
-        // tells whether any byte was bad. Only then is the position looked for.
+        // As an array, the indexing below needs no bounds checks.
+        let Some(bytes) = bytes.first_chunk::<ENCODED_LEN>() else {
+            unreachable!()
+        };
+        // Branch-free over the digits: OR every table value together — NOT_A_DIGIT's top bit
+        // survives the OR, so one test after the loop tells whether any byte was bad; only
+        // then is the position looked for. Each digit's bits are placed by their own shift
+        // and ORed in two accumulators, so the digits do not wait on each other.
         let first = DIGIT_VALUES[bytes[0] as usize];
         let mut seen = first;
-        let mut low: u64 = 0;
+        let mut even: u64 = 0;
+        let mut odd: u64 = 0;
         let mut index = 1;
         while index < ENCODED_LEN {
             let digit = DIGIT_VALUES[bytes[index] as usize];
             seen |= digit;
-            low = low << 5 | (digit & 0x1F) as u64;
+            let bits = ((digit & 0x1F) as u64) << (5 * (ENCODED_LEN - 1 - index));
+            if index % 2 == 0 {
+                even |= bits;
+            } else {
+                odd |= bits;
+            }
             index += 1;
         }
+        let low = even | odd;
         if seen & 0x80 != 0 {
             return Err(first_invalid_character(bytes));
         }

@@ -39,8 +39,14 @@ mod fork;
 mod ordinal;
 mod random;
 
+#[cfg(not(ulid_flake_loom))]
 use core::sync::atomic::{AtomicU64, Ordering};
 use core::time::Duration;
+
+// Under `--cfg ulid_flake_loom`, the model checker's atomics, so that it explores every interleaving of
+// the compare-and-swap loop (tests/core/loom.rs).
+#[cfg(ulid_flake_loom)]
+use loom::sync::atomic::{AtomicU64, Ordering};
 
 pub use clock::{Clock, SystemClock};
 pub use default::{SCALABILITY_ID_VARIABLE, default_generator, set_default_generator};
@@ -269,26 +275,43 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         if forks != self.forks_seen.load(Ordering::Relaxed) {
             self.leave_inherited_millisecond(forks);
         }
+        // The clock first, then the state: the window between loading the state and the
+        // compare-and-swap holds no clock read, so two threads on one generator rarely
+        // collide.
+        let mut now = self.now()?;
+        let mut last = self.last.load(Ordering::Acquire);
+        let mut clock_read_again = false;
         loop {
-            // Load the state before reading the clock. A thread that stored a later
-            // timestamp read its clock before that store, and so before this read: seeing
-            // its ID, this thread's clock reads at least as late, and a race between two
-            // threads never looks like a rollback.
-            let last = self.last.load(Ordering::Acquire);
-            let now = self
-                .config
-                .epoch
-                .timestamp_of_unix_ms(self.clock.unix_ms())?;
-            let next = self.next_after(last, now)?;
+            let next = match self.next_after(last, now) {
+                Ok(next) => next,
+                // Another thread may have read the clock after us and stored a later
+                // timestamp before our load: that is no rollback. A reading taken now, after
+                // seeing its ID, is at least as late as its own (it read before storing), so
+                // only a rollback that survives a second reading is real.
+                Err(Error::ClockMovedBackwards { .. }) if !clock_read_again => {
+                    clock_read_again = true;
+                    now = self.now()?;
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
             // Weak: a spurious failure costs one more turn, which this loop takes anyway.
-            if self
+            match self
                 .last
                 .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
-                .is_ok()
             {
-                return Ok(UlidFlake::from_raw(next));
+                Ok(_) => return Ok(UlidFlake::from_raw(next)),
+                // Another thread went first: build on its ID. Our reading is still good; if
+                // its timestamp is later, the next turn continues in its millisecond.
+                Err(actual) => last = actual,
             }
         }
+    }
+
+    /// The clock's reading in milliseconds since the epoch.
+    #[inline]
+    fn now(&self) -> Result<u64, Error> {
+        self.config.epoch.timestamp_of_unix_ms(self.clock.unix_ms())
     }
 
     /// In a forked child: the parent goes on from the same state, so continuing its

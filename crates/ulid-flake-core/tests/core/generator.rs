@@ -382,3 +382,76 @@ fn from_unix_epoch_time_uses_the_epoch_fresh_randomness_and_no_state() {
         })
     );
 }
+
+/// A clock that, while being read, lets "another thread" make an ID with the same
+/// generator — the interleaving in which a thread's reading is older than the ID it then
+/// loads. Re-entrant generation stands in for the other thread, deterministically.
+struct RacingClock {
+    readings: std::sync::Mutex<std::collections::VecDeque<i64>>,
+    generator: std::sync::OnceLock<std::sync::Weak<Generator<RacingClock, ScriptedRandom>>>,
+    race_during_next_reading: std::sync::atomic::AtomicBool,
+}
+
+impl ulid_flake_core::generator::Clock for RacingClock {
+    fn unix_ms(&self) -> i64 {
+        let reading = self
+            .readings
+            .lock()
+            .unwrap()
+            .pop_front()
+            .expect("a scripted reading");
+        if self
+            .race_during_next_reading
+            .swap(false, std::sync::atomic::Ordering::SeqCst)
+        {
+            let generator = self
+                .generator
+                .get()
+                .and_then(std::sync::Weak::upgrade)
+                .unwrap();
+            generator.generate().expect("the other thread's ID");
+        }
+        reading
+    }
+}
+
+#[test]
+fn a_race_between_threads_is_no_rollback_even_with_a_zero_allowance() {
+    let clock = RacingClock {
+        // Our first ID; our reading (during which the other thread makes its ID at 101);
+        // the other thread's reading; our second reading.
+        readings: std::sync::Mutex::new([at(100), at(100), at(101), at(101)].into()),
+        generator: std::sync::OnceLock::new(),
+        race_during_next_reading: std::sync::atomic::AtomicBool::new(false),
+    };
+    let generator = std::sync::Arc::new(
+        Generator::builder()
+            .rollback_allowance(Duration::ZERO)
+            .clock(clock)
+            .random_source(ScriptedRandom::default())
+            .build()
+            .unwrap(),
+    );
+    generator
+        .clock()
+        .generator
+        .set(std::sync::Arc::downgrade(&generator))
+        .unwrap();
+    generator.random_source().push(&[5, 7, 1]);
+    assert_eq!(
+        generator.generate(),
+        Ok(UlidFlake::from_parts(100, 5).unwrap())
+    );
+
+    generator
+        .clock()
+        .race_during_next_reading
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    // The other thread stores 101/7 after our reading of 100: we read the clock again (101)
+    // and continue its millisecond, instead of failing with a 1 ms "rollback".
+    assert_eq!(
+        generator.generate(),
+        Ok(UlidFlake::from_parts(101, 8).unwrap())
+    );
+    assert_eq!(generator.random_source().left(), 0);
+}

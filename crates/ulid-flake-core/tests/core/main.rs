@@ -7,6 +7,8 @@ mod default_generator;
 mod fork;
 mod generator;
 mod id;
+#[cfg(ulid_flake_loom)]
+mod loom;
 mod ordinal;
 mod serde;
 mod support;
