@@ -30,6 +30,13 @@ step "tests and doctests, against throwaway PostgreSQL and MariaDB servers and S
 # URLs and stops them on exit; the database tests fail, never skip, without them.
 scripts/with-databases.sh cargo test --workspace --all-features
 
+step "loom: every interleaving of three threads on one generator (its own target dir: other cfg)"
+RUSTFLAGS="--cfg ulid_flake_loom" LOOM_MAX_PREEMPTIONS=3 CARGO_TARGET_DIR=target/loom \
+  cargo test -q --release -p ulid-flake-core --all-features --test core loom
+
+step "benchmarks compile and run once each (cargo bench -- --test), so they cannot rot"
+cargo bench -q -p ulid-flake-benchmarks --benches -- --test
+
 step "fuzz targets: lints, and the saved inputs replayed as ordinary tests (fuzz/ is its own workspace)"
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 cargo clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings

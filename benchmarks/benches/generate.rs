@@ -1,0 +1,203 @@
+//! Generation: one thread, and two threads sharing one generator, against the peers and the
+//! machine's floors (a bare clock read, an uncontended compare-and-swap).
+
+use std::hint::black_box;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ferroid::generator::{AtomicSnowflakeGenerator, BasicSnowflakeGenerator};
+use ferroid::id::SnowflakeTwitterId;
+use ferroid::time::{MonotonicClock, TWITTER_EPOCH};
+use ulid_flake_benchmarks::time_in_bursts;
+use ulid_flake_core::generator::{Generator, RandomSource as _, ThreadRandom};
+
+fn floors(c: &mut Criterion) {
+    let mut group = c.benchmark_group("floor");
+    group.bench_function("SystemTime::now as unix ms", |b| {
+        b.iter(|| {
+            black_box(
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .unwrap()
+                    .as_millis() as u64,
+            )
+        });
+    });
+    let word = AtomicU64::new(0);
+    group.bench_function("uncontended compare_exchange", |b| {
+        b.iter(|| {
+            let current = word.load(Ordering::Relaxed);
+            black_box(word.compare_exchange(
+                current,
+                current + 1,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ))
+        });
+    });
+    group.bench_function("ThreadRandom::next_u32 (the generator's draw)", |b| {
+        b.iter(|| black_box(ThreadRandom.next_u32()));
+    });
+    group.finish();
+}
+
+fn one_thread(c: &mut Criterion) {
+    let mut group = c.benchmark_group("generate/1 thread");
+    let generator = Generator::new();
+    group.bench_function("ulid-flake", |b| {
+        b.iter_custom(|iters| time_in_bursts(iters, || black_box(generator.generate()).is_ok()));
+    });
+    let mut ulid = ulid::Generator::new();
+    group.bench_function("ulid (Generator)", |b| {
+        b.iter_custom(|iters| time_in_bursts(iters, || black_box(ulid.generate()).is_ok()));
+    });
+    group.bench_function("uuid (now_v7)", |b| {
+        b.iter_custom(|iters| {
+            time_in_bursts(iters, || {
+                black_box(uuid::Uuid::now_v7()).get_version_num() == 7
+            })
+        });
+    });
+    group.bench_function("scru128 (global new)", |b| {
+        b.iter_custom(|iters| time_in_bursts(iters, || black_box(scru128::new()).timestamp() > 0));
+    });
+    let snowflaked = snowflaked::sync::Generator::new(1);
+    group.bench_function("snowflaked (sync Generator)", |b| {
+        b.iter_custom(|iters| {
+            time_in_bursts(iters, || black_box(snowflaked.generate::<u64>()) > 0)
+        });
+    });
+    let ferroid = BasicSnowflakeGenerator::<SnowflakeTwitterId, _>::new(
+        1,
+        MonotonicClock::<1>::with_epoch(TWITTER_EPOCH),
+    );
+    group.bench_function("ferroid (BasicSnowflakeGenerator)", |b| {
+        b.iter_custom(|iters| {
+            time_in_bursts(iters, || {
+                black_box(ferroid.next_id(|_| std::thread::yield_now()));
+                true
+            })
+        });
+    });
+    let mut tsid = tsid::TsidFactory::new();
+    group.bench_function("tsid (TsidFactory)", |b| {
+        b.iter_custom(|iters| time_in_bursts(iters, || black_box(tsid.create()).number() > 0));
+    });
+    group.finish();
+}
+
+/// Wall time per ID with two threads calling `call` on one shared generator: each thread
+/// times its own bursts; the slower thread's total is the wall time of the pair.
+fn shared(iters: u64, call: impl Fn() -> bool + Sync) -> Duration {
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..2)
+            .map(|_| scope.spawn(|| time_in_bursts(iters / 2, &call)))
+            .collect();
+        threads
+            .into_iter()
+            .map(|thread| thread.join().unwrap())
+            .max()
+            .unwrap_or_default()
+    })
+}
+
+fn two_threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("generate/2 threads, one generator");
+    let generator = Generator::new();
+    group.bench_function("ulid-flake", |b| {
+        b.iter_custom(|iters| shared(iters, || black_box(generator.generate()).is_ok()));
+    });
+    let ulid = Mutex::new(ulid::Generator::new());
+    group.bench_function("ulid (Mutex<Generator>)", |b| {
+        b.iter_custom(|iters| shared(iters, || black_box(ulid.lock().unwrap().generate()).is_ok()));
+    });
+    group.bench_function("uuid (now_v7)", |b| {
+        b.iter_custom(|iters| {
+            shared(iters, || {
+                black_box(uuid::Uuid::now_v7()).get_version_num() == 7
+            })
+        });
+    });
+    group.bench_function("scru128 (global new)", |b| {
+        b.iter_custom(|iters| shared(iters, || black_box(scru128::new()).timestamp() > 0));
+    });
+    let snowflaked = snowflaked::sync::Generator::new(1);
+    group.bench_function("snowflaked (sync Generator)", |b| {
+        b.iter_custom(|iters| shared(iters, || black_box(snowflaked.generate::<u64>()) > 0));
+    });
+    let ferroid = AtomicSnowflakeGenerator::<SnowflakeTwitterId, _>::new(
+        1,
+        MonotonicClock::<1>::with_epoch(TWITTER_EPOCH),
+    );
+    group.bench_function("ferroid (AtomicSnowflakeGenerator)", |b| {
+        b.iter_custom(|iters| {
+            shared(iters, || {
+                black_box(ferroid.next_id(|_| std::thread::yield_now()));
+                true
+            })
+        });
+    });
+    group.bench_function("tsid (global create_tsid)", |b| {
+        b.iter_custom(|iters| shared(iters, || black_box(tsid::create_tsid()).number() > 0));
+    });
+    group.finish();
+}
+
+/// Bulk: how many IDs per millisecond the waiting generator delivers, against the
+/// expectation of the format, and how late it wakes after a millisecond boundary. Printed,
+/// not timed by criterion: these are rates and latencies, not per-call costs.
+fn bulk(c: &mut Criterion) {
+    let generator = Generator::new();
+    let milliseconds = 2_000;
+    let start = Instant::now();
+    let first = generator.generate_blocking().unwrap().timestamp_ms();
+    let mut ids: u64 = 1;
+    let mut last = first;
+    while last < first + milliseconds {
+        last = generator.generate_blocking().unwrap().timestamp_ms();
+        ids += 1;
+    }
+    let elapsed = start.elapsed();
+    // Expected IDs per millisecond with 1-byte entropy: a fresh draw uniform over 2^20, then
+    // increments averaging 128 until the field is full, plus the fresh one.
+    let expected_per_ms = ((1u64 << 20) as f64 / 2.0) / 128.0 + 1.0;
+    let per_ms = ids as f64 / (last - first + 1) as f64;
+    println!(
+        "bulk: {ids} IDs in {} ms ({elapsed:?}): {per_ms:.0} per ms, {:.1} % of the expected {expected_per_ms:.0}",
+        last - first + 1,
+        100.0 * per_ms / expected_per_ms
+    );
+    // Wake-up latency: run into an overflow, then time from the next millisecond's boundary
+    // to the first ID once the blocking call had to wait for it. (An overflow does not always
+    // mean the millisecond is full: a smaller increment may still fit, and then no wait.)
+    let mut lateness = Vec::new();
+    while lateness.len() < 200 {
+        let full = loop {
+            if let Err(ulid_flake_core::Error::Overflow { timestamp_ms }) = generator.generate() {
+                break timestamp_ms;
+            }
+        };
+        let id = generator.generate_blocking().unwrap();
+        if id.timestamp_ms() > full {
+            let boundary = UNIX_EPOCH
+                + Duration::from_millis(ulid_flake_core::Epoch::DEFAULT.unix_ms() + full + 1);
+            lateness.push(
+                SystemTime::now()
+                    .duration_since(boundary)
+                    .unwrap_or_default(),
+            );
+        }
+    }
+    lateness.sort();
+    println!(
+        "bulk: woken after the millisecond boundary by median {:?}, p99 {:?}",
+        lateness[lateness.len() / 2],
+        lateness[lateness.len() * 99 / 100]
+    );
+    let _ = c;
+}
+
+criterion_group!(benches, floors, one_thread, two_threads, bulk);
+criterion_main!(benches);
