@@ -41,3 +41,31 @@ fn two_threads_share_a_generator_without_duplicates() {
         "duplicates across threads"
     );
 }
+
+/// Many threads on the process-wide generator behind `UlidFlake::generate`: no duplicate,
+/// and each thread's IDs strictly increasing.
+#[test]
+fn many_threads_share_the_default_generator_without_duplicates() {
+    const MANY: usize = 8;
+    const EACH: usize = 50_000;
+    let per_thread: Vec<Vec<UlidFlake>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..MANY)
+            .map(|_| {
+                scope.spawn(|| {
+                    (0..EACH)
+                        .map(|_| UlidFlake::generate().unwrap())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().unwrap())
+            .collect()
+    });
+    for ids in &per_thread {
+        assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    }
+    let distinct: HashSet<UlidFlake> = per_thread.iter().flatten().copied().collect();
+    assert_eq!(distinct.len(), MANY * EACH);
+}
