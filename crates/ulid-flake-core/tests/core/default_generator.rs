@@ -2,36 +2,20 @@
 //! a child process: this test binary again, running only `probe` with the case's
 //! environment, and printing what it saw.
 
-use std::process::Command;
-
 use ulid_flake_core::generator::{Generator, Layout, SCALABILITY_ID_VARIABLE, default_generator};
 use ulid_flake_core::{Error, Id, UlidFlake};
+
+use crate::support::report_of_child;
 
 /// Runs `probe` in a child with `ULID_FLAKE_SCALABILITY_ID` set to `value` (or unset) and
 /// `PROBE_CASE` to `case`, and returns its report.
 fn probe_in_child(case: &str, value: Option<&str>) -> String {
-    let mut command = Command::new(std::env::current_exe().unwrap());
-    command
-        .args([
-            "--exact",
-            "default_generator::probe",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("PROBE_CASE", case)
-        .env_remove(SCALABILITY_ID_VARIABLE);
-    if let Some(value) = value {
-        command.env(SCALABILITY_ID_VARIABLE, value);
-    }
-    let output = command.output().unwrap();
-    assert!(output.status.success(), "probe failed: {output:?}");
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    stdout
-        .lines()
-        .find_map(|line| line.split_once("REPORT ").map(|(_, report)| report))
-        .unwrap_or_else(|| panic!("no report in {stdout}"))
-        .to_owned()
+    report_of_child(
+        "default_generator::probe",
+        SCALABILITY_ID_VARIABLE,
+        value,
+        &[("PROBE_CASE", case)],
+    )
 }
 
 /// Not a test of its own: the child side of the tests below (hence ignored).

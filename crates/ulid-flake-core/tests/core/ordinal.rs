@@ -4,7 +4,7 @@
 //! (this test binary again, running only `probe`) so that no test changes the environment of
 //! the others.
 
-use std::process::Command;
+use crate::support::report_of_child;
 
 use ulid_flake_core::Error;
 use ulid_flake_core::generator::{
@@ -97,21 +97,7 @@ fn a_name_without_an_ordinal_is_refused() {
 
 /// Runs `probe` in a child with `HOSTNAME` set to `value` (or unset), and returns its report.
 fn probe_in_child(value: Option<&str>) -> String {
-    let mut command = Command::new(std::env::current_exe().unwrap());
-    command
-        .args(["--exact", "ordinal::probe", "--ignored", "--nocapture"])
-        .env_remove(HOSTNAME_VARIABLE);
-    if let Some(value) = value {
-        command.env(HOSTNAME_VARIABLE, value);
-    }
-    let output = command.output().unwrap();
-    assert!(output.status.success(), "probe failed: {output:?}");
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    stdout
-        .lines()
-        .find_map(|line| line.split_once("REPORT ").map(|(_, report)| report))
-        .unwrap_or_else(|| panic!("no report in {stdout}"))
-        .to_owned()
+    report_of_child("ordinal::probe", HOSTNAME_VARIABLE, value, &[])
 }
 
 /// Not a test of its own: the child side of the test below (hence ignored).

@@ -83,3 +83,37 @@ impl RandomSource for ScriptedRandom {
             .expect("the generator drew more random values than the test scripted")
     }
 }
+
+/// Runs the ignored test `probe` (a module path, e.g. `ordinal::probe`) of this test binary
+/// in a child process, with `variable` set to `value` or removed, plus the `extra`
+/// environment, and returns the line the child printed after `REPORT `. For what is set up
+/// once per process (the default generator, the environment it reads).
+pub(crate) fn report_of_child(
+    probe: &str,
+    variable: &str,
+    value: Option<&str>,
+    extra: &[(&str, &str)],
+) -> String {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command
+        .args([
+            "--exact",
+            probe,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env_remove(variable)
+        .envs(extra.iter().copied());
+    if let Some(value) = value {
+        command.env(variable, value);
+    }
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "probe failed: {output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    stdout
+        .lines()
+        .find_map(|line| line.split_once("REPORT ").map(|(_, report)| report))
+        .unwrap_or_else(|| panic!("no report in {stdout}"))
+        .to_owned()
+}
