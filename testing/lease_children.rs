@@ -3,11 +3,13 @@
 //! replicas with connections of their own that can be killed like real ones.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use ulid_flake_core::UlidFlake;
+
+use crate::support::unique_name;
 
 /// What a child does: `generate` or `hold`.
 pub(crate) const ROLE: &str = "LEASE_CHILD_ROLE";
@@ -133,4 +135,13 @@ pub(crate) fn check_generated_ids(dir: &Path) {
     // They really did run in the same milliseconds.
     let shared = makers.values().filter(|&&count| count > 1).count();
     assert!(shared > 100, "only {shared} milliseconds shared");
+}
+
+/// A new, empty directory for the children's files.
+pub(crate) fn scratch_dir() -> PathBuf {
+    let dir = std::env::var_os("ULID_FLAKE_TEST_SQLITE_DIR")
+        .map_or_else(std::env::temp_dir, PathBuf::from)
+        .join(unique_name("lease_ids"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }

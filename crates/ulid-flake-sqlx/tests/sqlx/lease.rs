@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use ulid_flake_sqlx::generator::{Generator, default_generator, lease_key, lease_name};
 use ulid_flake_sqlx::{LeaseError, ScalabilityIdLease};
 
-use crate::support::unique_name;
+use crate::support::{mysql_url, postgres_url, unique_name};
 
 #[path = "../../../../testing/lease_children.rs"]
 mod lease_children;
@@ -26,15 +26,10 @@ enum Backend {
 
 impl Backend {
     fn url(self) -> String {
-        let variable = match self {
-            Self::Postgres => "ULID_FLAKE_TEST_POSTGRES_URL",
-            Self::Mysql => "ULID_FLAKE_TEST_MYSQL_URL",
-        };
-        std::env::var(variable).unwrap_or_else(|_| {
-            panic!(
-                "{variable} is not set: run the database tests through scripts/with-databases.sh"
-            )
-        })
+        match self {
+            Self::Postgres => postgres_url(),
+            Self::Mysql => mysql_url(),
+        }
     }
 
     async fn acquire(self, namespace: &str) -> Result<ScalabilityIdLease, LeaseError> {
@@ -109,15 +104,6 @@ async fn child() {
         }
         other => panic!("unknown role {other}"),
     }
-}
-
-/// A new, empty directory for the children's files.
-fn scratch_dir() -> PathBuf {
-    let parent =
-        std::env::var_os("ULID_FLAKE_TEST_SQLITE_DIR").map_or_else(std::env::temp_dir, Into::into);
-    let dir = parent.join(unique_name("lease_ids"));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]
