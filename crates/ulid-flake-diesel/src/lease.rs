@@ -1,7 +1,6 @@
 //! Leases on scalability ids, taken with database locks so that replicas never share one.
 
 use core::fmt;
-use std::sync::Mutex;
 
 use diesel::connection::SimpleConnection;
 use diesel::dsl::sql;
@@ -12,8 +11,7 @@ use diesel::sql_types::Bool;
 #[cfg(feature = "mysql")]
 use diesel::sql_types::{Nullable, Text};
 use ulid_flake_core::generator::{
-    Generator, GeneratorBuilder, Layout, MAX_LEASE_NAMESPACE_LEN, lease_candidates,
-    lease_namespace_is_valid, set_default_generator,
+    Generator, GeneratorBuilder, Layout, install_leased_default, lease_candidates,
 };
 
 /// A scalability id held exclusively, through a database lock, for as long as the lease
@@ -79,9 +77,6 @@ impl Session {
     }
 }
 
-/// Leases installed with the default generator: kept until the process exits.
-static INSTALLED: Mutex<Option<ScalabilityIdLease>> = Mutex::new(None);
-
 /// Turns off PostgreSQL's idle-session timeout for this session, on servers that have it
 /// (14 and later; older ones know no such setting).
 #[cfg(feature = "postgres")]
@@ -102,8 +97,9 @@ impl ScalabilityIdLease {
     /// # Errors
     ///
     /// [`LeaseError::AllTaken`] when other sessions hold all 32 ids of the namespace;
-    /// [`LeaseError::InvalidNamespace`]; [`LeaseError::Connection`] when the connection
-    /// fails; [`LeaseError::Database`] when a query does.
+    /// [`LeaseError::InvalidNamespace`]; [`LeaseError::Database`] with
+    /// [`DatabaseError::Connection`] when the connection fails, [`DatabaseError::Query`] when a
+    /// query does.
     ///
     /// ```no_run
     /// let lease = ulid_flake_diesel::ScalabilityIdLease::acquire_postgres("postgres://app@db/app", "billing")?;
@@ -112,16 +108,18 @@ impl ScalabilityIdLease {
     /// ```
     #[cfg(feature = "postgres")]
     pub fn acquire_postgres(url: &str, namespace: &str) -> Result<Self, LeaseError> {
-        check_namespace(namespace)?;
-        let mut conn = PgConnection::establish(url)?;
-        conn.batch_execute(POSTGRES_KEEP_SESSION)?;
+        LeaseError::check_namespace(namespace)?;
+        let mut conn = PgConnection::establish(url).map_err(DatabaseError::from)?;
+        conn.batch_execute(POSTGRES_KEEP_SESSION)
+            .map_err(DatabaseError::from)?;
         for scalability_id in lease_candidates() {
             let locked: bool = diesel::select(
                 sql::<Bool>("pg_try_advisory_lock(")
                     .bind::<BigInt, _>(key(namespace, scalability_id))
                     .sql(")"),
             )
-            .get_result(&mut conn)?;
+            .get_result(&mut conn)
+            .map_err(DatabaseError::from)?;
             if locked {
                 return Ok(Self::new(
                     scalability_id,
@@ -131,7 +129,9 @@ impl ScalabilityIdLease {
             }
         }
         // Dropping the connection, which holds nothing, closes it.
-        Err(LeaseError::all_taken(namespace))
+        Err(LeaseError::AllTaken {
+            namespace: namespace.into(),
+        })
     }
 
     /// Connects to MySQL or MariaDB at `url` and leases a free scalability id in `namespace`,
@@ -148,9 +148,10 @@ impl ScalabilityIdLease {
     /// ```
     #[cfg(feature = "mysql")]
     pub fn acquire_mysql(url: &str, namespace: &str) -> Result<Self, LeaseError> {
-        check_namespace(namespace)?;
-        let mut conn = MysqlConnection::establish(url)?;
-        conn.batch_execute(MYSQL_KEEP_SESSION)?;
+        LeaseError::check_namespace(namespace)?;
+        let mut conn = MysqlConnection::establish(url).map_err(DatabaseError::from)?;
+        conn.batch_execute(MYSQL_KEEP_SESSION)
+            .map_err(DatabaseError::from)?;
         for scalability_id in lease_candidates() {
             // 1 when locked, 0 when another session holds it, NULL on an error.
             let locked: Option<i64> = diesel::select(
@@ -158,13 +159,16 @@ impl ScalabilityIdLease {
                     .bind::<Text, _>(name(namespace, scalability_id))
                     .sql(", 0) AS SIGNED)"),
             )
-            .get_result(&mut conn)?;
+            .get_result(&mut conn)
+            .map_err(DatabaseError::from)?;
             if locked == Some(1) {
                 return Ok(Self::new(scalability_id, namespace, Session::Mysql(conn)));
             }
         }
         // Dropping the connection, which holds nothing, closes it.
-        Err(LeaseError::all_taken(namespace))
+        Err(LeaseError::AllTaken {
+            namespace: namespace.into(),
+        })
     }
 
     fn new(scalability_id: u8, namespace: &str, session: Session) -> Self {
@@ -234,15 +238,8 @@ impl ScalabilityIdLease {
     /// # }
     /// ```
     pub fn install_default(self) -> Result<(), LeaseError> {
-        let generator = self
-            .generator_builder()
-            .build()
-            .expect("a leased id is in 0..=31 and the other settings are the defaults");
-        set_default_generator(generator).map_err(|_| LeaseError::DefaultGeneratorAlreadySet)?;
-        *INSTALLED
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner()) = Some(self);
-        Ok(())
+        install_leased_default(self.scalability_id, self)
+            .map_err(|_| LeaseError::DefaultGeneratorAlreadySet)
     }
 
     /// Whether the lease still holds its lock: asks the server whether this lease's session
@@ -279,7 +276,8 @@ impl ScalabilityIdLease {
                     .bind::<BigInt, _>(key)
                     .sql(" & 4294967295)::oid)"),
                 )
-                .get_result(conn)?
+                .get_result(conn)
+                .map_err(DatabaseError::from)?
             }
             #[cfg(feature = "mysql")]
             Session::Mysql(conn) => {
@@ -288,7 +286,8 @@ impl ScalabilityIdLease {
                         .bind::<Text, _>(name(namespace, scalability_id))
                         .sql(") = CONNECTION_ID() AS SIGNED)"),
                 )
-                .get_result(conn)?;
+                .get_result(conn)
+                .map_err(DatabaseError::from)?;
                 holder == Some(1)
             }
         };
@@ -325,7 +324,8 @@ impl ScalabilityIdLease {
                         .bind::<BigInt, _>(key(&namespace, scalability_id))
                         .sql(")"),
                 )
-                .execute(&mut conn)?;
+                .execute(&mut conn)
+                .map_err(DatabaseError::from)?;
             }
             #[cfg(feature = "mysql")]
             Session::Mysql(mut conn) => {
@@ -334,7 +334,8 @@ impl ScalabilityIdLease {
                         .bind::<Text, _>(name(&namespace, scalability_id))
                         .sql(") AS SIGNED)"),
                 )
-                .execute(&mut conn)?;
+                .execute(&mut conn)
+                .map_err(DatabaseError::from)?;
             }
         }
         Ok(())
@@ -351,16 +352,6 @@ impl fmt::Debug for ScalabilityIdLease {
     }
 }
 
-fn check_namespace(namespace: &str) -> Result<(), LeaseError> {
-    if lease_namespace_is_valid(namespace) {
-        Ok(())
-    } else {
-        Err(LeaseError::InvalidNamespace {
-            length: namespace.len(),
-        })
-    }
-}
-
 #[cfg(feature = "postgres")]
 fn key(namespace: &str, scalability_id: u8) -> i64 {
     ulid_flake_core::generator::lease_key(namespace, scalability_id)
@@ -373,93 +364,58 @@ fn name(namespace: &str, scalability_id: u8) -> String {
         .expect("lease_candidates yields ids in 0..=31")
 }
 
-/// Why a [`ScalabilityIdLease`] could not be taken or installed.
+/// Why a [`ScalabilityIdLease`] could not be taken or installed: the shared
+/// [`LeaseError`](ulid_flake_core::generator::LeaseError), with Diesel's errors.
 ///
 /// ```
-/// use ulid_flake_diesel::LeaseError;
+/// let error = ulid_flake_diesel::LeaseError::AllTaken { namespace: "billing".into() };
+/// assert!(error.to_string().starts_with("all 32 scalability ids of lease namespace \"billing\""));
+/// ```
+pub type LeaseError = ulid_flake_core::generator::LeaseError<DatabaseError>;
+
+/// A Diesel error of a lease: connecting, or a query.
 ///
-/// let error = LeaseError::AllTaken { namespace: "billing".into() };
-/// assert_eq!(
-///     error.to_string(),
-///     "all 32 scalability ids of lease namespace \"billing\" are taken: expected a free id \
-///      in 0..=31, found every one locked by another session"
-/// );
+/// ```
+/// use ulid_flake_diesel::DatabaseError;
+///
+/// let error = DatabaseError::from(diesel::result::Error::NotFound);
+/// assert_eq!(error.to_string(), "Record not found");
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum LeaseError {
-    /// Other sessions hold all 32 ids of the namespace: more than 32 replicas, or leases of
-    /// processes whose connections the server has not yet seen close.
-    AllTaken {
-        /// The namespace.
-        namespace: String,
-    },
-    /// A namespace that is empty or longer than
-    /// [`MAX_LEASE_NAMESPACE_LEN`](crate::generator::MAX_LEASE_NAMESPACE_LEN) bytes.
-    InvalidNamespace {
-        /// The namespace's length, in bytes.
-        length: usize,
-    },
-    /// [`ScalabilityIdLease::install_default`] found a default generator in place.
-    DefaultGeneratorAlreadySet,
+pub enum DatabaseError {
     /// The connection could not be made.
     Connection(ConnectionError),
     /// A query failed.
-    Database(diesel::result::Error),
+    Query(diesel::result::Error),
 }
 
-impl LeaseError {
-    fn all_taken(namespace: &str) -> Self {
-        Self::AllTaken {
-            namespace: namespace.into(),
-        }
-    }
-}
-
-impl fmt::Display for LeaseError {
+impl fmt::Display for DatabaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::AllTaken { namespace } => write!(
-                f,
-                "all 32 scalability ids of lease namespace {namespace:?} are taken: expected a \
-                 free id in 0..=31, found every one locked by another session"
-            ),
-            Self::InvalidNamespace { length } => write!(
-                f,
-                "invalid lease namespace: expected 1..={MAX_LEASE_NAMESPACE_LEN} bytes, \
-                 found {length}"
-            ),
-            Self::DefaultGeneratorAlreadySet => write!(
-                f,
-                "{}; the lease was released",
-                ulid_flake_core::Error::DefaultGeneratorAlreadySet
-            ),
-            Self::Connection(error) => write!(f, "lease connection error: {error}"),
-            Self::Database(error) => write!(f, "lease database error: {error}"),
+            Self::Connection(error) => error.fmt(f),
+            Self::Query(error) => error.fmt(f),
         }
     }
 }
 
-impl std::error::Error for LeaseError {
+impl std::error::Error for DatabaseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Connection(error) => Some(error),
-            Self::Database(error) => Some(error),
-            _ => None,
+            Self::Query(error) => Some(error),
         }
     }
 }
 
-impl From<ConnectionError> for LeaseError {
-    /// [`LeaseError::Connection`].
+impl From<ConnectionError> for DatabaseError {
     fn from(error: ConnectionError) -> Self {
         Self::Connection(error)
     }
 }
 
-impl From<diesel::result::Error> for LeaseError {
-    /// [`LeaseError::Database`].
+impl From<diesel::result::Error> for DatabaseError {
     fn from(error: diesel::result::Error) -> Self {
-        Self::Database(error)
+        Self::Query(error)
     }
 }

@@ -100,7 +100,7 @@ pub use ulid_flake_core::*;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 mod lease;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
-pub use lease::{LeaseError, ScalabilityIdLease};
+pub use lease::{DatabaseError, LeaseError, ScalabilityIdLease};
 
 /// Diesel declarations of the SQL helper functions, for the query builder. Create them in the
 /// database first ([`create_postgres_functions`], [`create_mysql_functions`]).

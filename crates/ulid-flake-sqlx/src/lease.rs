@@ -1,7 +1,6 @@
 //! Leases on scalability ids, taken with database locks so that replicas never share one.
 
 use core::fmt;
-use std::sync::Mutex;
 
 use sqlx::Connection;
 #[cfg(feature = "mysql")]
@@ -9,8 +8,7 @@ use sqlx::mysql::{MySqlConnectOptions, MySqlConnection};
 #[cfg(feature = "postgres")]
 use sqlx::postgres::{PgConnectOptions, PgConnection};
 use ulid_flake_core::generator::{
-    Generator, GeneratorBuilder, Layout, MAX_LEASE_NAMESPACE_LEN, lease_candidates,
-    lease_namespace_is_valid, set_default_generator,
+    Generator, GeneratorBuilder, Layout, install_leased_default, lease_candidates,
 };
 
 /// A scalability id held exclusively, through a database lock, for as long as the lease
@@ -78,9 +76,6 @@ impl Session {
     }
 }
 
-/// Leases installed with the default generator: kept until the process exits.
-static INSTALLED: Mutex<Option<ScalabilityIdLease>> = Mutex::new(None);
-
 /// Turns off PostgreSQL's idle-session timeout for this session, on servers that have it
 /// (14 and later; older ones know no such setting).
 #[cfg(feature = "postgres")]
@@ -142,7 +137,7 @@ impl ScalabilityIdLease {
         options: &PgConnectOptions,
         namespace: &str,
     ) -> Result<Self, LeaseError> {
-        check_namespace(namespace)?;
+        LeaseError::check_namespace(namespace)?;
         let mut conn = PgConnection::connect_with(options).await?;
         sqlx::raw_sql(POSTGRES_KEEP_SESSION)
             .execute(&mut conn)
@@ -162,7 +157,9 @@ impl ScalabilityIdLease {
         }
         // It holds nothing; a failure to say goodbye changes nothing.
         let _ = conn.close().await;
-        Err(LeaseError::all_taken(namespace))
+        Err(LeaseError::AllTaken {
+            namespace: namespace.into(),
+        })
     }
 
     /// Connects to MySQL or MariaDB at `url` and leases a free scalability id in `namespace`,
@@ -211,7 +208,7 @@ impl ScalabilityIdLease {
         options: &MySqlConnectOptions,
         namespace: &str,
     ) -> Result<Self, LeaseError> {
-        check_namespace(namespace)?;
+        LeaseError::check_namespace(namespace)?;
         let mut conn = MySqlConnection::connect_with(options).await?;
         sqlx::raw_sql(MYSQL_KEEP_SESSION).execute(&mut conn).await?;
         for scalability_id in lease_candidates() {
@@ -226,7 +223,9 @@ impl ScalabilityIdLease {
         }
         // It holds nothing; a failure to say goodbye changes nothing.
         let _ = conn.close().await;
-        Err(LeaseError::all_taken(namespace))
+        Err(LeaseError::AllTaken {
+            namespace: namespace.into(),
+        })
     }
 
     fn new(scalability_id: u8, namespace: &str, session: Session) -> Self {
@@ -300,15 +299,8 @@ impl ScalabilityIdLease {
     /// # }
     /// ```
     pub fn install_default(self) -> Result<(), LeaseError> {
-        let generator = self
-            .generator_builder()
-            .build()
-            .expect("a leased id is in 0..=31 and the other settings are the defaults");
-        set_default_generator(generator).map_err(|_| LeaseError::DefaultGeneratorAlreadySet)?;
-        *INSTALLED
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner()) = Some(self);
-        Ok(())
+        install_leased_default(self.scalability_id, self)
+            .map_err(|_| LeaseError::DefaultGeneratorAlreadySet)
     }
 
     /// Whether the lease still holds its lock: asks the server whether this lease's session
@@ -415,16 +407,6 @@ impl fmt::Debug for ScalabilityIdLease {
     }
 }
 
-fn check_namespace(namespace: &str) -> Result<(), LeaseError> {
-    if lease_namespace_is_valid(namespace) {
-        Ok(())
-    } else {
-        Err(LeaseError::InvalidNamespace {
-            length: namespace.len(),
-        })
-    }
-}
-
 #[cfg(feature = "postgres")]
 fn key(namespace: &str, scalability_id: u8) -> i64 {
     ulid_flake_core::generator::lease_key(namespace, scalability_id)
@@ -437,82 +419,11 @@ fn name(namespace: &str, scalability_id: u8) -> String {
         .expect("lease_candidates yields ids in 0..=31")
 }
 
-/// Why a [`ScalabilityIdLease`] could not be taken or installed.
+/// Why a [`ScalabilityIdLease`] could not be taken or installed: the shared
+/// [`LeaseError`](ulid_flake_core::generator::LeaseError), with sqlx's errors.
 ///
 /// ```
-/// use ulid_flake_sqlx::LeaseError;
-///
-/// let error = LeaseError::AllTaken { namespace: "billing".into() };
-/// assert_eq!(
-///     error.to_string(),
-///     "all 32 scalability ids of lease namespace \"billing\" are taken: expected a free id \
-///      in 0..=31, found every one locked by another session"
-/// );
+/// let error = ulid_flake_sqlx::LeaseError::AllTaken { namespace: "billing".into() };
+/// assert!(error.to_string().starts_with("all 32 scalability ids of lease namespace \"billing\""));
 /// ```
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum LeaseError {
-    /// Other sessions hold all 32 ids of the namespace: more than 32 replicas, or leases of
-    /// processes whose connections the server has not yet seen close.
-    AllTaken {
-        /// The namespace.
-        namespace: String,
-    },
-    /// A namespace that is empty or longer than
-    /// [`MAX_LEASE_NAMESPACE_LEN`](crate::generator::MAX_LEASE_NAMESPACE_LEN) bytes.
-    InvalidNamespace {
-        /// The namespace's length, in bytes.
-        length: usize,
-    },
-    /// [`ScalabilityIdLease::install_default`] found a default generator in place.
-    DefaultGeneratorAlreadySet,
-    /// The database's error: a bad URL, a failed connection, a failed query.
-    Database(sqlx::Error),
-}
-
-impl LeaseError {
-    fn all_taken(namespace: &str) -> Self {
-        Self::AllTaken {
-            namespace: namespace.into(),
-        }
-    }
-}
-
-impl fmt::Display for LeaseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::AllTaken { namespace } => write!(
-                f,
-                "all 32 scalability ids of lease namespace {namespace:?} are taken: expected a \
-                 free id in 0..=31, found every one locked by another session"
-            ),
-            Self::InvalidNamespace { length } => write!(
-                f,
-                "invalid lease namespace: expected 1..={MAX_LEASE_NAMESPACE_LEN} bytes, \
-                 found {length}"
-            ),
-            Self::DefaultGeneratorAlreadySet => write!(
-                f,
-                "{}; the lease was released",
-                ulid_flake_core::Error::DefaultGeneratorAlreadySet
-            ),
-            Self::Database(error) => write!(f, "lease database error: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for LeaseError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Database(error) => Some(error),
-            _ => None,
-        }
-    }
-}
-
-impl From<sqlx::Error> for LeaseError {
-    /// [`LeaseError::Database`].
-    fn from(error: sqlx::Error) -> Self {
-        Self::Database(error)
-    }
-}
+pub type LeaseError = ulid_flake_core::generator::LeaseError<sqlx::Error>;

@@ -51,9 +51,9 @@ use loom::sync::atomic::{AtomicU64, Ordering};
 pub use clock::{Clock, SystemClock};
 pub use default::{SCALABILITY_ID_VARIABLE, default_generator, set_default_generator};
 pub use ordinal::{
-    DEFAULT_LEASE_NAMESPACE, HOSTNAME_VARIABLE, MAX_LEASE_NAMESPACE_LEN, lease_candidates,
-    lease_key, lease_name, lease_namespace_is_valid, scalability_id_from_hostname,
-    scalability_id_from_statefulset,
+    DEFAULT_LEASE_NAMESPACE, HOSTNAME_VARIABLE, LeaseError, MAX_LEASE_NAMESPACE_LEN,
+    install_leased_default, lease_candidates, lease_key, lease_name, lease_namespace_is_valid,
+    scalability_id_from_hostname, scalability_id_from_statefulset,
 };
 pub use random::{RandomSource, ThreadRandom};
 

@@ -2,8 +2,11 @@
 //! taken in a database (the scheme shared by the lease types of `ulid-flake-sqlx` and
 //! `ulid-flake-diesel`).
 
+use core::fmt;
+use std::boxed::Box;
 use std::format;
 use std::string::String;
+use std::vec::Vec;
 
 use super::{RandomSource, ThreadRandom};
 use crate::{Error, SCALABILITY_ID_MAX};
@@ -240,4 +243,144 @@ mod tests {
             .collect();
         assert!(firsts.len() > 1, "{firsts:?}");
     }
+}
+
+/// Why a scalability-id lease could not be taken or installed. `E` is the database library's
+/// error; the adapters name the whole type `LeaseError` (`ulid_flake_sqlx::LeaseError`,
+/// `ulid_flake_diesel::LeaseError`).
+///
+/// ```
+/// use ulid_flake_core::generator::LeaseError;
+///
+/// let error = LeaseError::<std::io::Error>::AllTaken { namespace: "billing".into() };
+/// assert_eq!(
+///     error.to_string(),
+///     "all 32 scalability ids of lease namespace \"billing\" are taken: expected a free id \
+///      in 0..=31, found every one locked by another session"
+/// );
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LeaseError<E> {
+    /// Other sessions hold all 32 ids of the namespace: more than 32 replicas, or leases of
+    /// processes whose connections the server has not yet seen close.
+    AllTaken {
+        /// The namespace.
+        namespace: String,
+    },
+    /// A namespace that is empty or longer than [`MAX_LEASE_NAMESPACE_LEN`] bytes.
+    InvalidNamespace {
+        /// The namespace's length, in bytes.
+        length: usize,
+    },
+    /// Installing the lease's generator as the process-wide default found one in place.
+    DefaultGeneratorAlreadySet,
+    /// The database's error: a bad URL, a failed connection, a failed query.
+    Database(E),
+}
+
+impl<E> LeaseError<E> {
+    /// `Ok` for a valid namespace (see [`lease_namespace_is_valid`]), else
+    /// [`LeaseError::InvalidNamespace`]: the adapters check it before connecting.
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseError::InvalidNamespace`].
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::LeaseError;
+    ///
+    /// assert!(LeaseError::<std::io::Error>::check_namespace("billing").is_ok());
+    /// assert!(matches!(
+    ///     LeaseError::<std::io::Error>::check_namespace(""),
+    ///     Err(LeaseError::InvalidNamespace { length: 0 })
+    /// ));
+    /// ```
+    pub fn check_namespace(namespace: &str) -> Result<(), Self> {
+        if lease_namespace_is_valid(namespace) {
+            Ok(())
+        } else {
+            Err(Self::InvalidNamespace {
+                length: namespace.len(),
+            })
+        }
+    }
+}
+
+impl<E: fmt::Display> fmt::Display for LeaseError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::AllTaken { namespace } => write!(
+                f,
+                "all 32 scalability ids of lease namespace {namespace:?} are taken: expected a \
+                 free id in 0..=31, found every one locked by another session"
+            ),
+            Self::InvalidNamespace { length } => write!(
+                f,
+                "invalid lease namespace: expected 1..={MAX_LEASE_NAMESPACE_LEN} bytes, \
+                 found {length}"
+            ),
+            Self::DefaultGeneratorAlreadySet => write!(
+                f,
+                "{}; the lease was released",
+                Error::DefaultGeneratorAlreadySet
+            ),
+            Self::Database(error) => write!(f, "lease database error: {error}"),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for LeaseError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Database(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl<E> From<E> for LeaseError<E> {
+    /// [`LeaseError::Database`].
+    fn from(error: E) -> Self {
+        Self::Database(error)
+    }
+}
+
+/// Leases whose generators were installed as the process-wide default: kept, with their
+/// connections and so their locks, until the process exits.
+static INSTALLED_LEASES: std::sync::Mutex<Vec<Box<dyn Send>>> = std::sync::Mutex::new(Vec::new());
+
+/// Installs a generator with the scalable layout and `scalability_id` (and the other
+/// defaults) as the process-wide default, and keeps `lease` — whatever holds the id's lock —
+/// until the process exits, so that the default generator can never outlive its lease. The
+/// adapters' `ScalabilityIdLease::install_default` call it.
+///
+/// # Errors
+///
+/// [`Error::InvalidScalabilityId`] above 31;
+/// [`Error::DefaultGeneratorAlreadySet`] when a default exists already — `lease` is then
+/// dropped, releasing its lock.
+///
+/// ```
+/// use ulid_flake_core::{UlidFlake, generator::install_leased_default};
+///
+/// // A stand-in for a database lease: anything that holds the lock while it lives.
+/// struct HeldLock;
+/// install_leased_default(9, HeldLock)?;
+/// assert_eq!(UlidFlake::generate()?.scalability_id(), 9);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+pub fn install_leased_default<L: Send + 'static>(
+    scalability_id: u8,
+    lease: L,
+) -> Result<(), Error> {
+    let generator = super::Generator::builder()
+        .layout(super::Layout::Scalable { scalability_id })
+        .build()?;
+    super::set_default_generator(generator)?;
+    INSTALLED_LEASES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(Box::new(lease));
+    Ok(())
 }
