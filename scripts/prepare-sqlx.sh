@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the sqlx offline query data (crates/*/.sqlx) that lets the checked macros
+# Regenerates the sqlx offline query data (*/.sqlx) that lets the checked macros
 # build without a database. Run it after changing a query!/query_as! call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,10 +7,11 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC2016 # expanded by the inner shell, where with-databases.sh sets the URL
 exec scripts/with-databases.sh bash -c '
   set -euo pipefail
+  source scripts/lib/test-databases.env # DB_NAME, DB_USER, DB_PASSWORD
   table="CREATE TABLE IF NOT EXISTS macro_users (id BIGINT PRIMARY KEY, name TEXT NOT NULL, invited_by BIGINT NULL)"
   psql "$ULID_FLAKE_TEST_POSTGRES_URL" -q -c "$table"
   mysql_port=$(sed -E "s#.*:([0-9]+)/.*#\\1#" <<<"$ULID_FLAKE_TEST_MYSQL_URL")
-  mariadb --protocol=tcp -h 127.0.0.1 -P "$mysql_port" -u ulid -pulid_test_pw ulid_flake_test -e "$table"
+  mariadb --protocol=tcp -h 127.0.0.1 -P "$mysql_port" -u "$DB_USER" -p"$DB_PASSWORD" "$DB_NAME" -e "$table"
   sqlite="$ULID_FLAKE_TEST_SQLITE_DIR/example.sqlite3"
   python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).executescript(open(sys.argv[2]).read())" \
     "$sqlite" examples/sqlx-sqlite/migrations/*.sql
@@ -22,7 +23,7 @@ exec scripts/with-databases.sh bash -c '
     SQLX_OFFLINE=false DATABASE_URL="$3" SQLX_OFFLINE_DIR="$PWD/$1/.sqlx" cargo build -q -p "$2" "$4"
     echo "$1/.sqlx: $(ls "$1/.sqlx" | wc -l) queries"
   }
-  prepare crates/ulid-flake-sqlx ulid-flake-sqlx "$ULID_FLAKE_TEST_POSTGRES_URL" --tests
+  prepare ulid-flake-sqlx ulid-flake-sqlx "$ULID_FLAKE_TEST_POSTGRES_URL" --tests
   prepare tests/sqlx-mysql-macros sqlx-mysql-macros-tests "$ULID_FLAKE_TEST_MYSQL_URL" --tests
   prepare examples/sqlx-sqlite example-sqlx-sqlite "sqlite://$sqlite" --bins
 '

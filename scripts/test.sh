@@ -8,25 +8,41 @@ export SQLX_OFFLINE=true
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
-step "build dependencies: the C client libraries Diesel's backends link"
+step "build dependencies: C client libraries, database servers, PgBouncer; cargo-hack"
 scripts/install-build-deps.sh
+command -v cargo-hack >/dev/null || cargo install -q --locked cargo-hack
+
+step "feature tables in the READMEs, against the Cargo.toml comments they are made from"
+scripts/feature-tables.py --check
 
 step "formatting"
 cargo fmt --all -- --check
 
-step "lints"
+step "lints (clippy's incompatible_msrv holds the code to the workspace's rust-version)"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
-step "docs"
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps
+published=(-p ulid-flake-core -p ulid-flake-sqlx -p ulid-flake-diesel -p ulid-flake-cli)
 
-step "feature combinations of ulid-flake-core (no_std first)"
-for features in "" alloc serde,uuid std std,serde tokio; do
+step "docs with default, no and all features, and as docs.rs builds them (nightly, --cfg docsrs)"
+RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps "${published[@]}"
+RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps "${published[@]}" --no-default-features
+RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --workspace --all-features
+if rustup toolchain list | grep -q '^nightly'; then
+  RUSTDOCFLAGS="-D warnings --cfg docsrs" CARGO_TARGET_DIR=target/docsrs \
+    cargo +nightly doc -q --no-deps "${published[@]}" --all-features
+fi
+
+step "every feature of each published crate alone, and the combinations users pick (no_std first)"
+cargo hack check -q --each-feature --no-dev-deps "${published[@]}"
+for features in alloc serde,uuid std,serde std,serde,uuid,utoipa; do
   cargo check -q -p ulid-flake-core --no-default-features --features "$features"
 done
 
+step "packages: each published crate as crates.io would receive it, built on its own"
+cargo package -q --allow-dirty "${published[@]}"
+
 step "tests and doctests, against throwaway PostgreSQL and MariaDB servers and SQLite files"
-# with-databases.sh installs the servers when missing, starts them on loopback, exports their
+# with-databases.sh starts the servers (installed by install-build-deps.sh) on loopback, exports their
 # URLs and stops them on exit; the database tests fail, never skip, without them.
 scripts/with-databases.sh cargo test --workspace --all-features
 
