@@ -1,0 +1,311 @@
+//! Configuring a [`Generator`]: its [`Layout`], the [`GeneratorBuilder`] and the validated
+//! settings the hot path reads.
+
+#[cfg(not(ulid_flake_loom))]
+use core::sync::atomic::AtomicU64;
+use core::time::Duration;
+
+#[cfg(ulid_flake_loom)]
+use loom::sync::atomic::AtomicU64;
+
+use super::{Clock, Generator, NO_ID_YET, RandomSource, SystemClock, ThreadRandom, default, fork};
+use crate::{
+    Epoch, Error, RANDOMNESS_BITS, RANDOMNESS_MAX, SCALABILITY_ID_BITS, SCALABILITY_ID_MAX,
+    SCALABLE_RANDOMNESS_MAX,
+};
+
+/// How the low 20 bits of the IDs a generator makes are laid out.
+///
+/// ```
+/// use ulid_flake_core::generator::Layout;
+///
+/// assert_eq!(Layout::default(), Layout::StandAlone);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// 20 bits of randomness: for a single generator.
+    #[default]
+    StandAlone,
+    /// 15 bits of randomness and a 5-bit scalability id: for up to 32 generators (replicas)
+    /// that must never collide, each with its own id.
+    Scalable {
+        /// This generator's id, `0..=31`.
+        scalability_id: u8,
+    },
+}
+
+impl Layout {
+    /// The largest entropy size, in bytes, that the layout allows.
+    const fn max_entropy_bytes(self) -> u8 {
+        match self {
+            Self::StandAlone => 3,
+            Self::Scalable { .. } => 2,
+        }
+    }
+}
+
+/// The rollback allowance of a generator that is not told otherwise: one second, enough to
+/// ride out a leap second or a typical NTP step without failing, while a clock that jumps
+/// back further (a misconfigured host) fails loudly instead of stalling for long.
+///
+/// ```
+/// use ulid_flake_core::generator::{DEFAULT_ROLLBACK_ALLOWANCE, Generator};
+/// assert_eq!(Generator::new().rollback_allowance_ms() as u128, DEFAULT_ROLLBACK_ALLOWANCE.as_millis());
+/// ```
+pub const DEFAULT_ROLLBACK_ALLOWANCE: Duration = Duration::from_secs(1);
+
+/// The validated configuration, with the masks the hot path needs worked out once.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Config {
+    pub(super) epoch: Epoch,
+    pub(super) layout: Layout,
+    pub(super) entropy_bytes: u8,
+    pub(super) rollback_allowance_ms: u64,
+    /// How far the randomness is shifted left in the low 20 bits (5 when scalable).
+    pub(super) randomness_shift: u32,
+    /// The largest randomness of the layout.
+    pub(super) randomness_max: u32,
+    /// `2^(8n) - 1`: the mask of an increment.
+    pub(super) increment_mask: u32,
+    /// The scalability id, or 0.
+    pub(super) low_bits: u64,
+}
+
+impl Config {
+    fn new(settings: Settings) -> Result<Self, Error> {
+        let Settings {
+            epoch,
+            layout,
+            entropy_bytes,
+            rollback_allowance,
+        } = settings;
+        let (randomness_shift, randomness_max, low_bits) = match layout {
+            Layout::StandAlone => (0, RANDOMNESS_MAX, 0),
+            Layout::Scalable { scalability_id } if scalability_id <= SCALABILITY_ID_MAX => (
+                SCALABILITY_ID_BITS,
+                SCALABLE_RANDOMNESS_MAX,
+                u64::from(scalability_id),
+            ),
+            Layout::Scalable { scalability_id } => {
+                return Err(Error::InvalidScalabilityId {
+                    found: scalability_id.into(),
+                });
+            }
+        };
+        let max = layout.max_entropy_bytes();
+        if !(1..=max).contains(&entropy_bytes) {
+            return Err(Error::InvalidEntropySize {
+                found: entropy_bytes,
+                max,
+            });
+        }
+        Ok(Self {
+            epoch,
+            layout,
+            entropy_bytes,
+            rollback_allowance_ms: u64::try_from(rollback_allowance.as_millis())
+                .unwrap_or(u64::MAX),
+            randomness_shift,
+            randomness_max,
+            increment_mask: (1 << (8 * u32::from(entropy_bytes))) - 1,
+            low_bits,
+        })
+    }
+
+    #[inline]
+    pub(super) fn compose(&self, timestamp_ms: u64, randomness: u32) -> u64 {
+        timestamp_ms << RANDOMNESS_BITS
+            | u64::from(randomness) << self.randomness_shift
+            | self.low_bits
+    }
+
+    #[inline]
+    pub(super) fn randomness_of(&self, id: u64) -> u32 {
+        (id & u64::from(RANDOMNESS_MAX)) as u32 >> self.randomness_shift
+    }
+}
+
+/// Configures and builds a [`Generator`]; every setting is validated by
+/// [`GeneratorBuilder::build`].
+///
+/// ```
+/// use std::time::Duration;
+/// use ulid_flake_core::{Epoch, generator::{Generator, Layout}};
+///
+/// let generator = Generator::builder()
+///     .epoch(Epoch::from_unix_ms(1_735_689_600_000)?)
+///     .layout(Layout::Scalable { scalability_id: 7 })
+///     .entropy_bytes(2)
+///     .rollback_allowance(Duration::from_millis(250))
+///     .build()?;
+/// assert_eq!(generator.entropy_bytes(), 2);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct GeneratorBuilder<C = SystemClock, R = ThreadRandom> {
+    settings: Settings,
+    clock: C,
+    random: R,
+}
+
+/// The builder's settings that do not depend on the sources' types.
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    epoch: Epoch,
+    layout: Layout,
+    entropy_bytes: u8,
+    rollback_allowance: Duration,
+}
+
+impl GeneratorBuilder {
+    /// The defaults of [`Generator::new`].
+    pub(super) fn new() -> Self {
+        Self {
+            settings: Settings {
+                epoch: Epoch::DEFAULT,
+                layout: Layout::StandAlone,
+                entropy_bytes: 1,
+                rollback_allowance: DEFAULT_ROLLBACK_ALLOWANCE,
+            },
+            clock: SystemClock,
+            random: ThreadRandom,
+        }
+    }
+}
+
+impl<C, R> GeneratorBuilder<C, R> {
+    /// The epoch timestamps count from; [`Epoch::DEFAULT`] unless set.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, generator::Generator};
+    /// let generator = Generator::builder().epoch(Epoch::UNIX).build()?;
+    /// assert_eq!(generator.epoch(), Epoch::UNIX);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn epoch(mut self, epoch: Epoch) -> Self {
+        self.settings.epoch = epoch;
+        self
+    }
+
+    /// The layout; [`Layout::StandAlone`] unless set.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, generator::{Generator, Layout}};
+    /// let result = Generator::builder().layout(Layout::Scalable { scalability_id: 32 }).build();
+    /// assert_eq!(result.unwrap_err(), Error::InvalidScalabilityId { found: 32 });
+    /// ```
+    pub fn layout(mut self, layout: Layout) -> Self {
+        self.settings.layout = layout;
+        self
+    }
+
+    /// The scalable layout with this scalability id when the environment variable
+    /// [`SCALABILITY_ID_VARIABLE`](super::SCALABILITY_ID_VARIABLE) (`ULID_FLAKE_SCALABILITY_ID`) is set; the layout set so
+    /// far when it is not. This is how the process-wide default generator is configured, for
+    /// containers where each replica gets its own id.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidEnvironmentVariable`] when the variable holds anything but a decimal
+    /// integer (surrounding white space allowed), and [`Error::InvalidScalabilityId`] for an
+    /// integer above 31: a bad value is never ignored.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, Layout};
+    ///
+    /// // With the variable unset, the layout stays as it was.
+    /// let builder = Generator::builder().layout_from_env()?;
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn layout_from_env(self) -> Result<Self, Error> {
+        match default::scalability_id_from_env()? {
+            Some(scalability_id) => Ok(self.layout(Layout::Scalable { scalability_id })),
+            None => Ok(self),
+        }
+    }
+
+    /// The entropy size in bytes, which bounds the random increment within a millisecond:
+    /// `1..=3` stand-alone, `1..=2` scalable; 1 unless set. Larger increments make the next
+    /// ID harder to guess but exhaust a millisecond sooner.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, generator::Generator};
+    /// let result = Generator::builder().entropy_bytes(4).build();
+    /// assert_eq!(result.unwrap_err(), Error::InvalidEntropySize { found: 4, max: 3 });
+    /// ```
+    pub fn entropy_bytes(mut self, entropy_bytes: u8) -> Self {
+        self.settings.entropy_bytes = entropy_bytes;
+        self
+    }
+
+    /// How far the clock may move back (counted in whole milliseconds) before generation
+    /// fails with [`Error::ClockMovedBackwards`]; within it, IDs carry on in the last
+    /// millisecond. [`DEFAULT_ROLLBACK_ALLOWANCE`] unless set; zero fails on any rollback,
+    /// as the reference implementations do.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ulid_flake_core::generator::Generator;
+    /// let generator = Generator::builder().rollback_allowance(Duration::ZERO).build()?;
+    /// assert_eq!(generator.rollback_allowance_ms(), 0);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn rollback_allowance(mut self, allowance: Duration) -> Self {
+        self.settings.rollback_allowance = allowance;
+        self
+    }
+
+    /// The time source; [`SystemClock`] unless set.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, SystemClock};
+    /// let generator = Generator::builder().clock(SystemClock).build()?;
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn clock<C2: Clock>(self, clock: C2) -> GeneratorBuilder<C2, R> {
+        GeneratorBuilder {
+            settings: self.settings,
+            clock,
+            random: self.random,
+        }
+    }
+
+    /// The randomness source; [`ThreadRandom`] unless set. It must be cryptographically
+    /// secure for the IDs to be hard to guess.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, ThreadRandom};
+    /// let generator = Generator::builder().random_source(ThreadRandom).build()?;
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn random_source<R2: RandomSource>(self, random: R2) -> GeneratorBuilder<C, R2> {
+        GeneratorBuilder {
+            settings: self.settings,
+            clock: self.clock,
+            random,
+        }
+    }
+
+    /// Validates the settings and builds the generator.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidScalabilityId`] for an id above 31; [`Error::InvalidEntropySize`] for
+    /// an entropy size outside the layout's range.
+    ///
+    /// ```
+    /// let generator = ulid_flake_core::generator::Generator::builder().build()?;
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn build(self) -> Result<Generator<C, R>, Error> {
+        fork::watch();
+        Ok(Generator {
+            last: AtomicU64::new(NO_ID_YET),
+            forks_seen: AtomicU64::new(fork::count()),
+            config: Config::new(self.settings)?,
+            clock: self.clock,
+            random: self.random,
+        })
+    }
+}

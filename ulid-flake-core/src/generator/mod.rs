@@ -1,0 +1,450 @@
+//! Making new IDs: the [`Generator`], its configuration, and its time and randomness
+//! sources.
+//!
+//! A generator keeps the last ID it made in one atomic word and makes the next one with a
+//! compare-and-swap, so it is shared by reference across threads without a lock. Each call
+//! follows the specification's steps:
+//!
+//! 1. Read the clock; a moment before the epoch or past its last millisecond is an
+//!    [`Error::TimestampOutOfRange`].
+//! 2. In a new millisecond, draw fresh randomness over the whole field.
+//! 3. In the same millisecond, add a random increment in `1..=2^(8n)-1` (`n` the entropy
+//!    size in bytes; a draw of 0 is drawn again). Past the field's maximum, return
+//!    [`Error::Overflow`] and keep the state: a retry in the same millisecond may still fit.
+//! 4. When the clock has moved back by no more than the rollback allowance, carry on in the
+//!    last millisecond as in step 3; further back, return [`Error::ClockMovedBackwards`].
+//!    IDs never go back in time, and an older timestamp is never re-randomised.
+//!
+//! The plain [`Generator::generate`] returns every error. [`Generator::generate_blocking`]
+//! (and `Generator::generate_async`, with the `tokio` feature) wait for the next
+//! millisecond on an overflow, which is a normal event in bulk work: with the default
+//! 1-byte entropy a millisecond holds about 4,096 IDs on average in the stand-alone layout,
+//! about 128 in the scalable one.
+//!
+//! ```
+//! use ulid_flake_core::generator::{Generator, Layout};
+//!
+//! // One generator per replica, each with its own scalability id.
+//! let generator = Generator::builder()
+//!     .layout(Layout::Scalable { scalability_id: 4 })
+//!     .build()?;
+//! let id = generator.generate_blocking()?;
+//! assert_eq!(id.scalability_id(), 4);
+//! # Ok::<(), ulid_flake_core::Error>(())
+//! ```
+
+mod builder;
+mod clock;
+mod default;
+mod fork;
+mod lease;
+mod random;
+mod statefulset;
+
+#[cfg(not(ulid_flake_loom))]
+use core::sync::atomic::{AtomicU64, Ordering};
+
+// Under `--cfg ulid_flake_loom`, the model checker's atomics, so that it explores every interleaving of
+// the compare-and-swap loop (ulid-flake-core/tests/core/loom.rs).
+#[cfg(ulid_flake_loom)]
+use loom::sync::atomic::{AtomicU64, Ordering};
+
+use builder::Config;
+pub use builder::{DEFAULT_ROLLBACK_ALLOWANCE, GeneratorBuilder, Layout};
+pub use clock::{Clock, SystemClock};
+pub use default::{SCALABILITY_ID_VARIABLE, default_generator, set_default_generator};
+pub use lease::{
+    DEFAULT_LEASE_NAMESPACE, LeaseError, MAX_LEASE_NAMESPACE_LEN, install_leased_default,
+    lease_candidates, lease_key, lease_name, lease_namespace_is_valid,
+};
+pub use random::{RandomSource, ThreadRandom};
+pub use statefulset::{
+    HOSTNAME_VARIABLE, scalability_id_from_hostname, scalability_id_from_statefulset,
+};
+
+use crate::{Epoch, Error, RANDOMNESS_BITS, UlidFlake};
+
+/// The state word before the first ID: above every valid ID.
+const NO_ID_YET: u64 = u64::MAX;
+
+/// A thread-safe, lock-free Ulid-Flake generator.
+///
+/// Build one with [`Generator::builder`], or use the process-wide one through
+/// [`UlidFlake::generate`]. `C` and `R` are the time and randomness sources: the system clock
+/// and a per-thread CSPRNG unless replaced (tests script them).
+///
+/// ```
+/// use ulid_flake_core::generator::Generator;
+///
+/// let generator = Generator::new();
+/// let first = generator.generate_blocking()?;
+/// let second = generator.generate_blocking()?;
+/// assert!(first < second);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Generator<C = SystemClock, R = ThreadRandom> {
+    /// The last ID made, or [`NO_ID_YET`].
+    last: AtomicU64,
+    /// The process's fork count when `last` was last known to be this process's own.
+    forks_seen: AtomicU64,
+    config: Config,
+    clock: C,
+    random: R,
+}
+
+impl Generator {
+    /// A stand-alone generator with the default epoch, 1 byte of entropy, the default
+    /// rollback allowance, the system clock and [`ThreadRandom`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::generator::Generator::new().generate_blocking()?;
+    /// assert_eq!(id.to_string().len(), 13);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn new() -> Self {
+        Self::builder()
+            .build()
+            .expect("the default configuration is valid")
+    }
+
+    /// A builder, starting from the defaults of [`Generator::new`].
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, Layout};
+    ///
+    /// let generator = Generator::builder()
+    ///     .layout(Layout::Scalable { scalability_id: 3 })
+    ///     .build()?;
+    /// assert_eq!(generator.generate_blocking()?.scalability_id(), 3);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn builder() -> GeneratorBuilder {
+        GeneratorBuilder::new()
+    }
+}
+
+impl Default for Generator {
+    /// [`Generator::new`].
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C: Clock, R: RandomSource> Generator<C, R> {
+    /// Makes the next ID, or returns the error of the step that failed (see the
+    /// [module docs](self)); a failed call leaves the state unchanged.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Overflow`] when this millisecond is exhausted (wait for the next one, or call
+    /// [`Generator::generate_blocking`]); [`Error::ClockMovedBackwards`] beyond the rollback
+    /// allowance; [`Error::TimestampOutOfRange`] when the clock is before the epoch or past
+    /// its last millisecond.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, generator::Generator};
+    ///
+    /// let generator = Generator::new();
+    /// match generator.generate() {
+    ///     Ok(id) => println!("{id}"),
+    ///     Err(Error::Overflow { .. }) => { /* try again in the next millisecond */ }
+    ///     Err(other) => panic!("{other}"),
+    /// }
+    /// ```
+    pub fn generate(&self) -> Result<UlidFlake, Error> {
+        let forks = fork::count();
+        if forks != self.forks_seen.load(Ordering::Relaxed) {
+            self.leave_inherited_millisecond(forks);
+        }
+        // The clock first, then the state: the window between loading the state and the
+        // compare-and-swap holds no clock read, so two threads on one generator rarely
+        // collide.
+        let mut now = self.now()?;
+        let mut last = self.last.load(Ordering::Acquire);
+        let mut clock_read_again = false;
+        loop {
+            let next = match self.next_after(last, now) {
+                Ok(next) => next,
+                // Another thread may have read the clock after us and stored a later
+                // timestamp before our load: that is no rollback. A reading taken now, after
+                // seeing its ID, is at least as late as its own (it read before storing), so
+                // only a rollback that survives a second reading is real.
+                Err(Error::ClockMovedBackwards { .. }) if !clock_read_again => {
+                    clock_read_again = true;
+                    now = self.now()?;
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
+            // Weak: a spurious failure costs one more turn, which this loop takes anyway.
+            match self
+                .last
+                .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return Ok(UlidFlake::from_raw(next)),
+                // Another thread went first: build on its ID. Our reading is still good; if
+                // its timestamp is later, the next turn continues in its millisecond.
+                Err(actual) => last = actual,
+            }
+        }
+    }
+
+    /// The clock's reading in milliseconds since the epoch.
+    #[inline]
+    fn now(&self) -> Result<u64, Error> {
+        self.config.epoch.timestamp_of_unix_ms(self.clock.unix_ms())
+    }
+
+    /// In a forked child: the parent goes on from the same state, so continuing its
+    /// millisecond with increments from the same base would repeat its IDs (1 in 255 per
+    /// pair with 1-byte entropy). The child gives up that millisecond instead — as if it were
+    /// exhausted — and starts afresh in the next, where it is as independent of its parent as
+    /// any second generator.
+    #[cold]
+    fn leave_inherited_millisecond(&self, forks: u64) {
+        if self.forks_seen.swap(forks, Ordering::Relaxed) == forks {
+            return;
+        }
+        let config = &self.config;
+        // An error here only means there is no ID yet, and so nothing to leave.
+        let _ = self
+            .last
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
+                (last != NO_ID_YET)
+                    .then(|| config.compose(last >> RANDOMNESS_BITS, config.randomness_max))
+            });
+    }
+
+    /// The ID that follows `last` when the clock reads `now` (ms since the epoch).
+    #[inline]
+    fn next_after(&self, last: u64, now: u64) -> Result<u64, Error> {
+        let config = &self.config;
+        let last_ms = last >> RANDOMNESS_BITS;
+        if last == NO_ID_YET || now > last_ms {
+            let fresh = self.random.next_u32() & config.randomness_max;
+            return Ok(config.compose(now, fresh));
+        }
+        let behind = last_ms - now;
+        if behind > config.rollback_allowance_ms {
+            return Err(Error::ClockMovedBackwards {
+                by_ms: behind,
+                allowance_ms: config.rollback_allowance_ms,
+            });
+        }
+        // Same millisecond, or a rollback within the allowance: continue in `last_ms`.
+        let randomness = config.randomness_of(last) + self.increment();
+        if randomness > config.randomness_max {
+            return Err(Error::Overflow {
+                timestamp_ms: last_ms,
+            });
+        }
+        Ok(config.compose(last_ms, randomness))
+    }
+
+    /// A draw uniform over `1..=2^(8n)-1`: masked draws, with 0 drawn again.
+    #[inline]
+    fn increment(&self) -> u32 {
+        loop {
+            let increment = self.random.next_u32() & self.config.increment_mask;
+            if increment != 0 {
+                return increment;
+            }
+        }
+    }
+
+    /// Makes the next ID as [`Generator::generate`] does, but when the millisecond is
+    /// exhausted, blocks the thread until the next one begins and tries again — precisely:
+    /// it sleeps until shortly before the boundary and yields for the rest (see
+    /// [`Clock::wait_until`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ClockMovedBackwards`] and [`Error::TimestampOutOfRange`], as
+    /// [`Generator::generate`]; never [`Error::Overflow`].
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::Generator;
+    ///
+    /// let generator = Generator::new();
+    /// let ids: Vec<_> = (0..10_000).map(|_| generator.generate_blocking()).collect::<Result<_, _>>()?;
+    /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn generate_blocking(&self) -> Result<UlidFlake, Error> {
+        loop {
+            match self.generate() {
+                Err(Error::Overflow { timestamp_ms }) => {
+                    self.clock.wait_until(self.unix_ms_after(timestamp_ms));
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// Makes the next ID as [`Generator::generate`] does, but when the millisecond is
+    /// exhausted, waits on the tokio timer (see [`Clock::wait_until_async`]) and tries again.
+    ///
+    /// # Errors
+    ///
+    /// As [`Generator::generate_blocking`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// let id = generator.generate_async().await?;
+    /// # assert!(id.timestamp_ms() > 0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn generate_async(&self) -> Result<UlidFlake, Error> {
+        loop {
+            match self.generate() {
+                Err(Error::Overflow { timestamp_ms }) => {
+                    let next = self.unix_ms_after(timestamp_ms);
+                    self.clock.wait_until_async(next).await;
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// The Unix millisecond that follows the timestamp `timestamp_ms`.
+    fn unix_ms_after(&self, timestamp_ms: u64) -> i64 {
+        // At most Epoch::MAX + 2^43 = 2^48: no overflow.
+        (self.config.epoch.unix_ms() + timestamp_ms + 1) as i64
+    }
+
+    /// An ID for a moment given in whole Unix seconds (the references' `from_unix_epoch_time`):
+    /// the timestamp is the moment minus the epoch, the randomness a fresh draw over the
+    /// whole field, and, in the scalable layout, the scalability id this generator's. The
+    /// generator's state is neither read nor changed, so such IDs carry no ordering promise
+    /// among themselves within a millisecond.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TimestampOutOfRange`] for a moment before the epoch or past its last
+    /// millisecond (checked arithmetic: no overflow for any input).
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::Generator;
+    ///
+    /// let generator = Generator::new();
+    /// let id = generator.from_unix_epoch_time(1_704_067_201)?; // 2024-01-01T00:00:01Z
+    /// assert_eq!(id.timestamp_ms(), 1_000);
+    /// assert!(generator.from_unix_epoch_time(1_700_000_000).is_err()); // before the epoch
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn from_unix_epoch_time(&self, unix_seconds: u64) -> Result<UlidFlake, Error> {
+        let unix_ms = i64::try_from(unix_seconds)
+            .ok()
+            .and_then(|seconds| seconds.checked_mul(1000))
+            .ok_or(Error::TimestampOutOfRange {
+                found_ms: i128::from(unix_seconds) * 1000 - i128::from(self.config.epoch.unix_ms()),
+            })?;
+        self.from_unix_ms(unix_ms)
+    }
+
+    /// An ID for a moment given in Unix milliseconds, as
+    /// [`Generator::from_unix_epoch_time`] does for seconds.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TimestampOutOfRange`], as [`Generator::from_unix_epoch_time`].
+    ///
+    /// ```
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// assert_eq!(generator.from_unix_ms(1_704_067_200_007)?.timestamp_ms(), 7);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn from_unix_ms(&self, unix_ms: i64) -> Result<UlidFlake, Error> {
+        let timestamp = self.config.epoch.timestamp_of_unix_ms(unix_ms)?;
+        let fresh = self.random.next_u32() & self.config.randomness_max;
+        Ok(UlidFlake::from_raw(self.config.compose(timestamp, fresh)))
+    }
+
+    /// An ID for a moment given as a [`SystemTime`](std::time::SystemTime), truncated to the
+    /// millisecond, as [`Generator::from_unix_epoch_time`] does for seconds.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TimestampOutOfRange`], as [`Generator::from_unix_epoch_time`].
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    ///
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// let moment = UNIX_EPOCH + Duration::from_millis(1_704_067_200_009);
+    /// assert_eq!(generator.from_system_time(moment)?.timestamp_ms(), 9);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn from_system_time(&self, moment: std::time::SystemTime) -> Result<UlidFlake, Error> {
+        let unix_ms = match moment.duration_since(std::time::UNIX_EPOCH) {
+            Ok(since) => i64::try_from(since.as_millis()).unwrap_or(i64::MAX),
+            Err(before) => i64::try_from(before.duration().as_millis())
+                .map_or(i64::MIN, |before_ms| -before_ms),
+        };
+        self.from_unix_ms(unix_ms)
+    }
+
+    /// The epoch the generator counts from.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, generator::Generator};
+    /// assert_eq!(Generator::new().epoch(), Epoch::DEFAULT);
+    /// ```
+    pub fn epoch(&self) -> Epoch {
+        self.config.epoch
+    }
+
+    /// The layout of the IDs the generator makes.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, Layout};
+    /// assert_eq!(Generator::new().layout(), Layout::StandAlone);
+    /// ```
+    pub fn layout(&self) -> Layout {
+        self.config.layout
+    }
+
+    /// The entropy size, in bytes, that bounds the increments within a millisecond.
+    ///
+    /// ```
+    /// assert_eq!(ulid_flake_core::generator::Generator::new().entropy_bytes(), 1);
+    /// ```
+    pub fn entropy_bytes(&self) -> u8 {
+        self.config.entropy_bytes
+    }
+
+    /// The time source.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Clock, Generator};
+    /// assert!(Generator::new().clock().unix_ms() > 0);
+    /// ```
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// The randomness source.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, RandomSource};
+    /// let _draw: u32 = Generator::new().random_source().next_u32();
+    /// ```
+    pub fn random_source(&self) -> &R {
+        &self.random
+    }
+
+    /// How far back the clock may move before generation fails, in milliseconds.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::Generator;
+    /// assert_eq!(Generator::new().rollback_allowance_ms(), 1_000);
+    /// ```
+    pub fn rollback_allowance_ms(&self) -> u64 {
+        self.config.rollback_allowance_ms
+    }
+}

@@ -1,0 +1,235 @@
+//! Ulid-Flake: 64-bit, time-sortable identifiers that live in an SQL `BIGINT` and travel as
+//! 13-character strings.
+//!
+//! A Ulid-Flake is a `u64` with the top bit clear: 43 bits of milliseconds since an epoch
+//! (2024-01-01 by default, good until the year 2302) above 20 bits of randomness — or 15
+//! bits of randomness and a 5-bit scalability id, so that up to 32 replicas never collide.
+//!
+//! ```
+//! use ulid_flake_core::{Id, UlidFlake, ulid_flake};
+//!
+//! struct User;
+//!
+//! let id: Id<User> = Id::generate()?;               // the process-wide generator
+//! let text = id.to_string();                         // "00F5PEXFDQCGR"-like, 13 characters
+//! let back: Id<User> = text.parse()?;                // strict, either case
+//! assert_eq!(back, id);
+//! let bigint: i64 = id.into();                       // what the database stores
+//! assert!(bigint >= 0);
+//!
+//! const KNOWN: UlidFlake = ulid_flake!("00CMXB6TAK4SA"); // checked at compile time
+//! assert_eq!(KNOWN.timestamp_ms(), 13_586_766_666);
+//! # Ok::<(), ulid_flake_core::Error>(())
+//! ```
+//!
+//! # Design and trade-offs
+//!
+//! - **Why 64 bits.** A `BIGINT` primary key is half the size of a UUID in every index and
+//!   foreign key, and IDs made later sort later, so inserts append to the index. The price is
+//!   a small randomness field: IDs are unique per generator by construction, but two
+//!   stand-alone generators in the same millisecond collide with probability about 2^-20.
+//!   Several replicas therefore use the scalable layout with distinct scalability ids.
+//! - **Why text in JSON.** Every ID made after about 2024-04-09 exceeds 2^53, which a
+//!   JavaScript `number` cannot hold exactly. serde therefore writes the canonical text in
+//!   human-readable formats, and reading a JSON number where the text belongs is an error,
+//!   since precision may already be lost. Binary formats get the integer.
+//! - **Capacity is small by design.** A millisecond holds about 4,096 IDs on average with the
+//!   default entropy (128 scalable) and can run out after a single one, so
+//!   [`Error::Overflow`] is normal in bulk work. `UlidFlake::generate` and the generator's
+//!   `generate_blocking` / `generate_async` wait for the next millisecond;
+//!   `Generator::generate` returns the error.
+//! - **Not a secret.** At most 20 bits of an ID are unpredictable. The randomness comes from
+//!   a per-thread ChaCha12 CSPRNG (no system call per ID, reseeded after `fork`), but an ID
+//!   must never serve as a capability or a token.
+//! - **Stricter than the references.** Parsing accepts exactly 13 characters of Crockford's
+//!   alphabet in either case: no aliases (`I`, `L`, `O`), no trimming, and a first
+//!   character above `7` is out of range, never wrapped around. A clock that moves back by
+//!   less than the generator's allowance (1 s by default) keeps IDs ordered instead of failing
+//!   or re-randomising an older timestamp.
+//!
+//! # The format
+//!
+//! | layout | bit 63 | bits 62..20 | bits 19..5 | bits 4..0 |
+//! |---|---|---|---|---|
+//! | stand-alone | 0 | timestamp (ms since the epoch) | randomness (20 bits) | (randomness) |
+//! | scalable | 0 | timestamp (ms since the epoch) | randomness (15 bits) | scalability id |
+//!
+//! The canonical text is the value in Crockford's Base32, most significant digit first,
+//! zero-padded to 13 characters; the first is always `0`..`7`. The byte form is 8 bytes,
+//! big-endian. Integer order, time order (to the millisecond) and text order agree.
+//!
+//! # Feature flags
+//!
+//! Without `std`, the value type, [`Id`], the codec and serde build on `no_std`. The
+//! `ulid-flake-sqlx` and `ulid-flake-diesel` crates turn on the database features for you.
+//!
+#![doc = document_features::document_features!()]
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod error;
+mod external;
+mod fmt;
+#[cfg(feature = "std")]
+pub mod generator;
+mod id;
+mod macros;
+mod parser;
+mod timestamp;
+mod ulid_flake;
+
+pub use error::Error;
+pub use id::Id;
+pub use timestamp::Epoch;
+pub use ulid_flake::UlidFlake;
+
+/// `with` modules that pin a field to one representation, whatever the format.
+///
+/// By default a [`UlidFlake`] or [`Id`] is text in human-readable formats and an integer in
+/// binary ones; these modules override that per field, each with an `option` submodule for
+/// `Option` fields.
+///
+/// They are needed in one case: inside `#[serde(flatten)]`, untagged enums and internally
+/// tagged enums, serde buffers the input and reports every format as human-readable
+/// (serde-rs/serde#2172), so a binary format's integer would be read as if it had to be text.
+/// Pin such fields with [`integer`](self::serde::integer) (or [`text`](self::serde::text))
+/// and they read back in every format.
+///
+/// ```
+/// use ulid_flake_core::{UlidFlake, ulid_flake};
+///
+/// #[derive(serde::Serialize)]
+/// struct Event {
+///     id: UlidFlake, // text in JSON
+///     #[serde(with = "ulid_flake_core::serde::integer")]
+///     sequence: UlidFlake, // an integer, even in JSON
+/// }
+///
+/// let event = Event { id: ulid_flake!("00CMXB6TAK4SA"), sequence: ulid_flake!("0000000000001") };
+/// assert_eq!(serde_json::to_string(&event)?, r#"{"id":"00CMXB6TAK4SA","sequence":1}"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[cfg(feature = "serde")]
+pub mod serde {
+    pub use crate::external::serde_support::{integer, text};
+}
+
+/// SQL that creates helper functions in the database, so that someone reading it in `psql` or
+/// `mysql` sees the IDs the API shows: `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)`
+/// and `ulid_flake_to_timestamp(id, epoch_ms)` (UTC). They follow the codec exactly (no
+/// aliases, a first character 0-7, either case) and raise errors worded like its own.
+///
+/// The database adapters apply this SQL (`ulid-flake-sqlx` as migrations, `ulid-flake-diesel`
+/// through its connection); it is here so both share one source.
+///
+/// ```
+/// assert!(ulid_flake_core::sql::POSTGRES_FUNCTIONS.contains("FUNCTION ulid_flake_to_text"));
+/// ```
+pub mod sql {
+    /// The PostgreSQL functions; `ulid_flake_to_timestamp`'s epoch defaults to
+    /// `1704067200000`. Idempotent (`CREATE OR REPLACE`).
+    pub const POSTGRES_FUNCTIONS: &str = include_str!("../sql/postgres.sql");
+
+    /// The MySQL/MariaDB functions, in one batch of statements (compound bodies without a
+    /// `DELIMITER`: send it as a multi-statement query, not through the `mysql` shell).
+    /// Idempotent (each function is dropped first).
+    pub const MYSQL_FUNCTIONS: &str = include_str!("../sql/mysql.sql");
+}
+
+/// Re-exports for this crate's macros, so that they work in crates that do not name these
+/// dependencies. Not public API.
+#[doc(hidden)]
+pub mod __private {
+    #[cfg(feature = "diesel")]
+    pub use diesel;
+    #[cfg(feature = "sqlx")]
+    pub use sqlx;
+}
+
+/// Keeps the workspace README's quick start compiling and passing.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
+
+/// Keeps this crate's README example compiling and passing.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
+
+/// The length of the canonical text, in characters.
+///
+/// ```
+/// assert_eq!(ulid_flake_core::UlidFlake::MAX.to_string().len(), ulid_flake_core::ENCODED_LEN);
+/// ```
+pub const ENCODED_LEN: usize = 13;
+
+/// The largest timestamp, `2^43 - 1` ms after the epoch (2302-09-27T15:10:22.207Z for the
+/// default epoch).
+///
+/// ```
+/// use ulid_flake_core::{MAX_TIMESTAMP, UlidFlake};
+/// assert_eq!(UlidFlake::MAX.timestamp_ms(), MAX_TIMESTAMP);
+/// ```
+pub const MAX_TIMESTAMP: u64 = (1 << 43) - 1;
+
+/// The width of the low field (randomness, or randomness and scalability id), in bits.
+const RANDOMNESS_BITS: u32 = 20;
+/// The largest randomness of the stand-alone layout.
+const RANDOMNESS_MAX: u32 = (1 << RANDOMNESS_BITS) - 1;
+/// The width of the scalability id, in bits.
+const SCALABILITY_ID_BITS: u32 = 5;
+/// The largest scalability id.
+const SCALABILITY_ID_MAX: u8 = (1 << SCALABILITY_ID_BITS) - 1;
+/// The largest randomness of the scalable layout.
+const SCALABLE_RANDOMNESS_MAX: u32 = (1 << (RANDOMNESS_BITS - SCALABILITY_ID_BITS)) - 1;
+
+#[cfg(feature = "std")]
+impl UlidFlake {
+    /// A new ID from the process-wide default generator
+    /// ([`generator::default_generator`]). Unlike
+    /// [`Generator::generate`](generator::Generator::generate), it waits when the current
+    /// millisecond is exhausted: until the next one begins, which is well under a millisecond
+    /// — except after the clock moved back (within the rollback allowance), when it waits
+    /// until the clock catches up with the last ID. It fails only on a broken clock or
+    /// configuration. In `async` code, prefer `UlidFlake::generate_async` (with the `tokio` feature).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ClockMovedBackwards`] and [`Error::TimestampOutOfRange`] from the clock, and
+    /// the configuration error of a bad `ULID_FLAKE_SCALABILITY_ID`.
+    ///
+    /// ```
+    /// let a = ulid_flake_core::UlidFlake::generate()?;
+    /// let b = ulid_flake_core::UlidFlake::generate()?;
+    /// assert!(a < b);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn generate() -> Result<Self, Error> {
+        generator::default_generator()?.generate_blocking()
+    }
+
+    /// A new ID from the process-wide default generator, waiting on the tokio timer instead
+    /// of blocking the thread; see [`UlidFlake::generate`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::generate`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// let id = ulid_flake_core::UlidFlake::generate_async().await?;
+    /// # assert!(id > ulid_flake_core::UlidFlake::MIN);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn generate_async() -> Result<Self, Error> {
+        generator::default_generator()?.generate_async().await
+    }
+}

@@ -1,0 +1,85 @@
+//! The one error enum: every message says what was expected and what was found.
+
+use ulid_flake_core::Error;
+
+#[test]
+fn every_error_message_says_what_was_expected_and_found() {
+    use ulid_flake_core::Epoch;
+
+    let cases = [
+        (
+            Error::Overflow { timestamp_ms: 42 },
+            "randomness overflow: millisecond 42 since the epoch has no ID left; expected a call in a later millisecond",
+        ),
+        (
+            Error::ClockMovedBackwards {
+                by_ms: 1_500,
+                allowance_ms: 1_000,
+            },
+            "clock moved backwards: expected at most 1000 ms behind the last ID, found 1500 ms behind",
+        ),
+        (
+            Error::TimestampOutOfRange { found_ms: -1 },
+            "timestamp out of range: expected 0..=8796093022207 ms since the epoch, found -1 ms",
+        ),
+        (
+            Error::InvalidEpoch { found_unix_ms: -5 },
+            "invalid epoch: expected 0..=272678883688448 ms since 1970-01-01, found -5 ms",
+        ),
+        (
+            Error::InvalidEntropySize { found: 3, max: 2 },
+            "invalid entropy size: expected 1..=2 bytes for this layout, found 3",
+        ),
+        (
+            Error::InvalidScalabilityId { found: 32 },
+            "invalid scalability id: expected 0..=31, found 32",
+        ),
+        (
+            Error::RandomnessOutOfRange {
+                found: 1 << 20,
+                max: (1 << 20) - 1,
+            },
+            "randomness out of range: expected 0..=1048575, found 1048576",
+        ),
+        (
+            Error::DefaultGeneratorAlreadySet,
+            "default generator already set: expected to configure it once, before its first use, found it configured or used already",
+        ),
+        (
+            Error::InvalidUuid {
+                expected: "version 7",
+            },
+            "not a UUID mapped from a Ulid-Flake: expected version 7",
+        ),
+        (
+            Error::InvalidLength { found: 12 },
+            "invalid length: expected 13 ASCII characters, found 12 bytes",
+        ),
+        (
+            Error::InvalidCharacter {
+                index: 12,
+                found: b'\t',
+            },
+            "invalid character '\\t' at index 12: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)",
+        ),
+        (
+            Error::InvalidCharacter {
+                index: 11,
+                found: 0xC3,
+            },
+            "invalid character (non-ASCII byte 0xC3) at index 11: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)",
+        ),
+        (
+            Error::OutOfRange { found: 1 << 64 },
+            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 18446744073709551616",
+        ),
+        (
+            Error::OutOfRange { found: -1 },
+            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found -1",
+        ),
+    ];
+    for (error, message) in cases {
+        assert_eq!(error.to_string(), message);
+    }
+    assert_eq!(Epoch::MAX.unix_ms(), 272_678_883_688_448);
+}

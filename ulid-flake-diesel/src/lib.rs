@@ -1,0 +1,245 @@
+//! Ulid-Flake IDs as `BigInt` columns in [Diesel](diesel): PostgreSQL, MySQL/MariaDB and
+//! SQLite.
+//!
+//! This crate re-exports [`ulid_flake_core`] with its `diesel` feature on: the same
+//! [`Id<T>`](Id) and [`UlidFlake`] types, never wrappers, are `AsExpression<BigInt>` (and
+//! `Nullable<BigInt>`), `FromSqlRow`, `ToSql<BigInt, _>` and `FromSql<BigInt, _>` on every
+//! backend. They match the `BigInt` columns that `diesel print-schema` writes for `BIGINT`, with
+//! no `serialize_as`/`deserialize_as` attributes:
+//!
+//! ```toml
+//! [dependencies]
+//! ulid-flake-diesel = { version = "0.1", features = ["postgres"] }
+//! diesel = { version = "2.3", features = ["postgres"] }
+//! ```
+//!
+//! ```no_run
+//! use diesel::prelude::*;
+//! use ulid_flake_diesel::Id;
+//!
+//! diesel::table! {
+//!     users (id) {
+//!         id -> BigInt,
+//!         name -> Text,
+//!         invited_by -> Nullable<BigInt>,
+//!     }
+//! }
+//!
+//! #[derive(Queryable, Selectable, Insertable, AsChangeset, Debug, PartialEq)]
+//! #[diesel(table_name = users)]
+//! struct User {
+//!     id: Id<User>,
+//!     name: String,
+//!     invited_by: Option<Id<User>>,
+//! }
+//!
+//! # fn example(conn: &mut PgConnection) -> Result<(), Box<dyn std::error::Error>> {
+//! let ada = User { id: Id::generate()?, name: "Ada".into(), invited_by: None };
+//! diesel::insert_into(users::table).values(&ada).execute(conn)?;
+//! let found: User = users::table.find(ada.id).select(User::as_select()).first(conn)?;
+//! let some: Vec<User> = users::table
+//!     .filter(users::id.eq_any(vec![ada.id]))
+//!     .select(User::as_select())
+//!     .load(conn)?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A negative `BIGINT` fails to load with a deserialization error that names it —
+//! `value out of range: expected 0..=9223372036854775807 ..., found -5` — never a panic and
+//! never a wrapped ID.
+//!
+//! # Rows made in a time window
+//!
+//! Integer order is time order, so the rows created in a window are a range of IDs, found
+//! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
+//! in Unix milliseconds) gives its bounds:
+//!
+//! ```no_run
+//! # use diesel::prelude::*;
+//! # diesel::table! { users (id) { id -> BigInt, name -> Text } }
+//! use std::time::{Duration, SystemTime};
+//! use ulid_flake_diesel::{Epoch, Id};
+//!
+//! # fn example(conn: &mut PgConnection) -> QueryResult<()> {
+//! let end = SystemTime::now();
+//! if let Some((lowest, highest)) = Epoch::DEFAULT.range_for_system_time(end - Duration::from_secs(3600)..end) {
+//!     let names: Vec<String> = users::table
+//!         .filter(users::id.between(lowest, highest))
+//!         .select(users::name)
+//!         .load(conn)?;
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # SQL helper functions
+//!
+//! `create_postgres_functions` (feature `postgres`) and `create_mysql_functions` (feature `mysql`) create
+//! `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)` and
+//! `ulid_flake_to_timestamp(id, epoch_ms)` in the database — the same SQL as
+//! `ulid-flake-sqlx`'s migrations ([`sql`]) — and [`functions`] declares them for the query
+//! builder. To manage them with `diesel migration`, copy the SQL into a migration's `up.sql`.
+//!
+//! # Your own newtypes
+//!
+//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] defines one with the
+//! same Diesel support.
+//!
+//! # Features
+//!
+//! The core impls need no backend; each backend feature links its C client library.
+//!
+#![doc = document_features::document_features!()]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub use ulid_flake_core::*;
+
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+mod lease;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+pub use lease::{DatabaseError, LeaseError, ScalabilityIdLease};
+
+/// Diesel declarations of the SQL helper functions, for the query builder. Create them in the
+/// database first (`create_postgres_functions`, `create_mysql_functions`).
+///
+/// ```no_run
+/// # use diesel::prelude::*;
+/// # diesel::table! { users (id) { id -> BigInt } }
+/// use ulid_flake_diesel::functions::{ulid_flake_from_text, ulid_flake_to_text};
+///
+/// # fn example(conn: &mut PgConnection) -> QueryResult<()> {
+/// let texts: Vec<String> = users::table.select(ulid_flake_to_text(users::id)).load(conn)?;
+/// let count: i64 = users::table
+///     .filter(users::id.eq(ulid_flake_from_text("00cmxb6tak4sa")))
+///     .count()
+///     .get_result(conn)?;
+/// # Ok(())
+/// # }
+/// ```
+pub mod functions {
+    use diesel::sql_types::{BigInt, Text};
+
+    diesel::define_sql_function! {
+        /// `ulid_flake_to_text(id)`: the 13-character text of an ID; an error for a negative
+        /// value.
+        fn ulid_flake_to_text(id: BigInt) -> Text;
+    }
+
+    diesel::define_sql_function! {
+        /// `ulid_flake_from_text(text)`: the ID of a 13-character text, in either case; an
+        /// error, worded like the codec's, for anything else.
+        fn ulid_flake_from_text(text_id: Text) -> BigInt;
+    }
+
+    /// `ulid_flake_to_timestamp` on PostgreSQL, a `timestamptz`.
+    #[cfg(feature = "postgres")]
+    pub mod postgres {
+        // The return type resolves through the macro's own import of Diesel's SQL types.
+        use diesel::sql_types::BigInt;
+
+        diesel::define_sql_function! {
+            /// `ulid_flake_to_timestamp(id, epoch_ms)`: the moment of an ID made with the
+            /// epoch `epoch_ms` (Unix milliseconds; the default epoch is `1704067200000`).
+            fn ulid_flake_to_timestamp(id: BigInt, epoch_ms: BigInt) -> Timestamptz;
+        }
+    }
+
+    /// `ulid_flake_to_timestamp` on MySQL/MariaDB, a `DATETIME(3)` in UTC.
+    #[cfg(feature = "mysql")]
+    pub mod mysql {
+        // The return type resolves through the macro's own import of Diesel's SQL types.
+        use diesel::sql_types::BigInt;
+
+        diesel::define_sql_function! {
+            /// `ulid_flake_to_timestamp(id, epoch_ms)`: the moment of an ID made with the
+            /// epoch `epoch_ms` (Unix milliseconds; the default epoch is `1704067200000`), in
+            /// UTC.
+            fn ulid_flake_to_timestamp(id: BigInt, epoch_ms: BigInt) -> Datetime;
+        }
+    }
+}
+
+/// Creates (or replaces) the SQL helper functions in a PostgreSQL database, from
+/// [`sql::POSTGRES_FUNCTIONS`].
+///
+/// # Errors
+///
+/// The database's, e.g. for a role that may not create functions.
+///
+/// ```no_run
+/// # fn example(conn: &mut diesel::PgConnection) -> diesel::QueryResult<()> {
+/// ulid_flake_diesel::create_postgres_functions(conn)?;
+/// # Ok(())
+/// # }
+/// ```
+#[cfg(feature = "postgres")]
+pub fn create_postgres_functions(conn: &mut diesel::PgConnection) -> diesel::QueryResult<()> {
+    diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_FUNCTIONS)
+}
+
+/// Creates (or replaces) the SQL helper functions in a MySQL/MariaDB database, from
+/// [`sql::MYSQL_FUNCTIONS`].
+///
+/// # Errors
+///
+/// The database's, e.g. for a user without `CREATE ROUTINE`, or a server with binary logging
+/// that needs `log_bin_trust_function_creators`.
+///
+/// ```no_run
+/// # fn example(conn: &mut diesel::MysqlConnection) -> diesel::QueryResult<()> {
+/// ulid_flake_diesel::create_mysql_functions(conn)?;
+/// # Ok(())
+/// # }
+/// ```
+#[cfg(feature = "mysql")]
+pub fn create_mysql_functions(conn: &mut diesel::MysqlConnection) -> diesel::QueryResult<()> {
+    diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_FUNCTIONS)
+}
+
+/// Defines a newtype over [`UlidFlake`] with the Diesel support that [`Id<T>`](Id) has
+/// (`AsExpression`, `FromSqlRow`, `ToSql` and `FromSql` as `BigInt`, on every backend), the
+/// usual derives (`Clone`, `Copy`, `Debug`, `PartialEq`, `Eq`, `PartialOrd`, `Ord`, `Hash`) and
+/// `From` conversions both ways. Attributes before `struct` are kept. The calling crate must
+/// depend on `diesel` (the derives name it).
+///
+/// ```
+/// use diesel::sql_types::BigInt;
+/// use diesel::serialize::ToSql;
+/// use ulid_flake_diesel::UlidFlake;
+///
+/// ulid_flake_diesel::newtype! {
+///     /// The key of a user.
+///     pub struct UserId;
+/// }
+///
+/// fn assert_diesel<T: ToSql<BigInt, diesel::sqlite::Sqlite>>() {}
+/// assert_diesel::<UserId>();
+/// assert_eq!(UlidFlake::from(UserId(UlidFlake::MAX)), UlidFlake::MAX);
+/// ```
+#[macro_export]
+macro_rules! newtype {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
+        $(#[$meta])*
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+            diesel::expression::AsExpression, diesel::deserialize::FromSqlRow,
+        )]
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        $vis struct $name(pub $crate::UlidFlake);
+
+        impl ::core::convert::From<$crate::UlidFlake> for $name {
+            fn from(value: $crate::UlidFlake) -> Self {
+                Self(value)
+            }
+        }
+
+        impl ::core::convert::From<$name> for $crate::UlidFlake {
+            fn from(value: $name) -> Self {
+                value.0
+            }
+        }
+
+        $crate::__impl_diesel_via_ulid_flake!([] $name, |value| &value.0);
+    };
+}

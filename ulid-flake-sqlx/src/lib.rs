@@ -1,0 +1,217 @@
+//! Ulid-Flake IDs as `BIGINT` columns in [sqlx]: PostgreSQL, MySQL/MariaDB and SQLite.
+//!
+//! This crate re-exports [`ulid_flake_core`] with its `sqlx` feature on: the same
+//! [`Id<T>`](Id) and [`UlidFlake`] types, never wrappers, implement sqlx's `Type`, `Encode` and
+//! `Decode` for every database whose `i64` does. Add this crate with the features of your
+//! databases and use the types in your rows:
+//!
+//! ```toml
+//! [dependencies]
+//! ulid-flake-sqlx = { version = "0.1", features = ["postgres"] }
+//! sqlx = { version = "0.9", features = ["runtime-tokio", "postgres", "macros"] }
+//! ```
+//!
+//! # Rows with typed IDs
+//!
+//! `FromRow` needs no attribute and no wrapper: an `Id<User>` field reads a `BIGINT`, an
+//! `Option<Id<User>>` a nullable one.
+//!
+//! ```no_run
+//! use ulid_flake_sqlx::Id;
+//!
+//! #[derive(sqlx::FromRow)]
+//! struct User {
+//!     id: Id<User>,
+//!     name: String,
+//!     invited_by: Option<Id<User>>,
+//! }
+//!
+//! # async fn example(pool: sqlx::PgPool) -> Result<(), Box<dyn std::error::Error>> {
+//! let id: Id<User> = Id::generate()?;
+//! sqlx::query("INSERT INTO users (id, name) VALUES ($1, $2)")
+//!     .bind(id)
+//!     .bind("Ada")
+//!     .execute(&pool)
+//!     .await?;
+//! let user: User = sqlx::query_as("SELECT id, name, invited_by FROM users WHERE id = $1")
+//!     .bind(id)
+//!     .fetch_one(&pool)
+//!     .await?;
+//! assert_eq!(user.id, id);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A negative `BIGINT` (written by something else) fails to decode with an error that names
+//! it — `value out of range: expected 0..=9223372036854775807 ..., found -5` — never a panic
+//! and never a wrapped ID.
+//!
+//! # Binding a list on PostgreSQL
+//!
+//! With the `postgres` feature, IDs have `PgHasArrayType`, so a `Vec` binds to `= ANY($1)`:
+//!
+//! ```no_run
+//! # #[cfg(feature = "postgres")]
+//! # async fn example(pool: sqlx::PgPool, ids: Vec<ulid_flake_sqlx::Id<()>>) -> sqlx::Result<()> {
+//! let names: Vec<String> = sqlx::query_scalar("SELECT name FROM users WHERE id = ANY($1)")
+//!     .bind(&ids)
+//!     .fetch_all(&pool)
+//!     .await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Rows made in a time window
+//!
+//! Integer order is time order, so the rows created in a window are a range of IDs, found
+//! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
+//! in Unix milliseconds) gives its bounds:
+//!
+//! ```no_run
+//! # async fn example(pool: sqlx::PgPool) -> sqlx::Result<()> {
+//! use std::time::{Duration, SystemTime};
+//! use ulid_flake_sqlx::Epoch;
+//!
+//! let end = SystemTime::now();
+//! if let Some((lowest, highest)) = Epoch::DEFAULT.range_for_system_time(end - Duration::from_secs(3600)..end) {
+//!     let names: Vec<String> = sqlx::query_scalar("SELECT name FROM users WHERE id BETWEEN $1 AND $2")
+//!         .bind(lowest)
+//!         .bind(highest)
+//!         .fetch_all(&pool)
+//!         .await?;
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # The checked macros: `query_as!`
+//!
+//! The macros infer `i64` for a `BIGINT` column. Name the ID type in the query, per column
+//! (`"id: Id<User>"`) or for parameters (`id as _`), and the macros check the rest:
+//!
+//! ```ignore
+//! // Ignored here: the macros need a database (or offline query data) at compile time.
+//! let user = sqlx::query_as!(
+//!     User,
+//!     r#"SELECT id AS "id: Id<User>", name, invited_by AS "invited_by: Id<User>"
+//!        FROM users WHERE id = $1"#,
+//!     id as Id<User>,
+//! )
+//! .fetch_one(&pool)
+//! .await?;
+//! ```
+//!
+//! Without the override, `query_as!` fails to compile with "the trait `From<i64>` is not
+//! implemented for `Id<User>`". To override columns once for the whole crate, turn on
+//! sqlx's `sqlx-toml` feature and put a `sqlx.toml` next to `Cargo.toml`:
+//!
+//! ```toml
+//! [macros.table-overrides.'users']
+//! 'id' = "ulid_flake_sqlx::Id<crate::User>"
+//! 'invited_by' = "ulid_flake_sqlx::Id<crate::User>"   # nullability is still inferred
+//! ```
+//!
+//! Prefer `table-overrides` to `type-overrides`: the latter matches the SQL type, and would
+//! turn every `BIGINT` (counts included) into an ID. Run `cargo sqlx prepare` and commit the
+//! `.sqlx` directory so the crate builds with `SQLX_OFFLINE=true` and no database.
+//!
+//! # Your own newtypes
+//!
+//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`impl_for_newtype!`] gives it the
+//! same sqlx support in your crate.
+//!
+//! # SQL helpers
+//!
+//! So that someone reading the database in `psql` or `mysql` sees the IDs the API shows, this
+//! crate ships migrations that create three functions (PostgreSQL and MySQL/MariaDB):
+//! `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)` and
+//! `ulid_flake_to_timestamp(id, epoch_ms)` (UTC; the default epoch is `1704067200000`, and
+//! PostgreSQL makes it the default argument). Apply them with `POSTGRES_FUNCTIONS` (feature `postgres`) or
+//! `MYSQL_FUNCTIONS` (feature `mysql`), or copy the files from this crate's `migrations/` directory into your
+//! own migrations.
+//!
+//! ```sql
+//! SELECT ulid_flake_to_text(id), ulid_flake_to_timestamp(id), name FROM users;
+//! --  ulid_flake_to_text |  ulid_flake_to_timestamp   | name
+//! -- --------------------+----------------------------+------
+//! --  00CMXB6TAK4SA      | 2024-06-06 06:06:06.666+00 | Ada
+//! ```
+//!
+//! # Features
+//!
+//! This crate forces no runtime and no TLS: pick those in your own `sqlx` dependency.
+//!
+#![doc = document_features::document_features!()]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub use ulid_flake_core::*;
+
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+mod lease;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+pub use lease::{LeaseError, ScalabilityIdLease};
+
+/// Migrations that create the SQL helper functions on PostgreSQL (version
+/// `20240101000000`).
+///
+/// Run them on their own, or beside your own migrator; sqlx refuses a database with
+/// migrations it does not know, so set `set_ignore_missing(true)` on the migrator that runs
+/// second (or copy the file into your migrations directory instead).
+///
+/// ```no_run
+/// # async fn example(pool: sqlx::PgPool) -> Result<(), sqlx::migrate::MigrateError> {
+/// ulid_flake_sqlx::POSTGRES_FUNCTIONS.run(&pool).await?;
+/// # Ok(())
+/// # }
+/// ```
+#[cfg(feature = "postgres")]
+pub static POSTGRES_FUNCTIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+
+/// Migrations that create the SQL helper functions on MySQL and MariaDB (version
+/// `20240101000000`); see [`POSTGRES_FUNCTIONS`] for how to combine them with your own.
+///
+/// ```no_run
+/// # async fn example(pool: sqlx::MySqlPool) -> Result<(), sqlx::migrate::MigrateError> {
+/// ulid_flake_sqlx::MYSQL_FUNCTIONS.run(&pool).await?;
+/// # Ok(())
+/// # }
+/// ```
+#[cfg(feature = "mysql")]
+pub static MYSQL_FUNCTIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/mysql");
+
+/// Gives a newtype over [`UlidFlake`] the sqlx support that [`Id<T>`](Id) has: `Type`,
+/// `Encode` and `Decode` as a `BIGINT` (and `PgHasArrayType` with the `postgres` feature), plus
+/// `From` conversions both ways, which those impls use.
+///
+/// The newtype must be a `Copy` tuple struct whose only field is a [`UlidFlake`]. The impls are
+/// generated in your crate, so Rust's orphan rule is satisfied.
+///
+/// ```
+/// use ulid_flake_sqlx::UlidFlake;
+///
+/// #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// struct UserId(UlidFlake);
+/// ulid_flake_sqlx::impl_for_newtype!(UserId);
+///
+/// fn assert_sqlx<T: sqlx::Type<sqlx::Sqlite> + for<'q> sqlx::Encode<'q, sqlx::Sqlite>>() {}
+/// assert_sqlx::<UserId>();
+/// assert_eq!(UlidFlake::from(UserId(UlidFlake::MAX)), UlidFlake::MAX);
+/// ```
+#[macro_export]
+macro_rules! impl_for_newtype {
+    ($newtype:ident) => {
+        impl ::core::convert::From<$crate::UlidFlake> for $newtype {
+            fn from(value: $crate::UlidFlake) -> Self {
+                Self(value)
+            }
+        }
+
+        impl ::core::convert::From<$newtype> for $crate::UlidFlake {
+            fn from(value: $newtype) -> Self {
+                value.0
+            }
+        }
+
+        $crate::__impl_sqlx_via_ulid_flake!([] $newtype);
+    };
+}
