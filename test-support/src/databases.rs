@@ -23,6 +23,11 @@ pub fn postgres_url() -> String {
     required_url("ULID_FLAKE_TEST_POSTGRES_URL")
 }
 
+/// The URL of the test PostgreSQL server through PgBouncer in transaction mode.
+pub fn pgbouncer_url() -> String {
+    required_url("ULID_FLAKE_TEST_PGBOUNCER_URL")
+}
+
 /// The test MariaDB/MySQL server's URL.
 pub fn mysql_url() -> String {
     required_url("ULID_FLAKE_TEST_MYSQL_URL")

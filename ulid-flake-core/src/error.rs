@@ -67,6 +67,18 @@ pub enum Error {
         /// The generator's allowance, in milliseconds.
         allowance_ms: u64,
     },
+    /// A leased generator's scalability-id lease is not known to be valid now: it was lost,
+    /// could not be confirmed in time, was released, is still being acquired, or belongs to
+    /// the parent of this forked process. The generator issues no ID rather than one that
+    /// another holder of the id may issue too; the lease re-acquires one by itself (see
+    /// `ulid_flake_core::lease`).
+    LeaseNotValid {
+        /// The scalability id the generator last held (or was to hold).
+        scalability_id: u8,
+        /// The Unix millisecond from which the lease was no longer known to be valid, when it
+        /// had been valid and ran out; `None` when it was never valid or was given up.
+        valid_until_unix_ms: Option<i64>,
+    },
     /// A moment lies before the epoch or more than `2^43 - 1` ms after it.
     TimestampOutOfRange {
         /// The moment, in milliseconds since the epoch (negative before it).
@@ -150,6 +162,23 @@ impl fmt::Display for Error {
                 f,
                 "clock moved backwards: expected at most {allowance_ms} ms behind the last ID, \
                  found {by_ms} ms behind"
+            ),
+            Self::LeaseNotValid {
+                scalability_id,
+                valid_until_unix_ms: Some(until),
+            } => write!(
+                f,
+                "scalability-id lease not valid: expected a lease on id {scalability_id} \
+                 confirmed until after now, found it lost or unconfirmed since Unix ms {until}"
+            ),
+            Self::LeaseNotValid {
+                scalability_id,
+                valid_until_unix_ms: None,
+            } => write!(
+                f,
+                "scalability-id lease not valid: expected a lease on id {scalability_id} \
+                 confirmed until after now, found none (not acquired yet, given up, or held by \
+                 the parent of this forked process)"
             ),
             Self::TimestampOutOfRange { found_ms } => write!(
                 f,

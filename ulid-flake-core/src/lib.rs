@@ -78,6 +78,8 @@ mod fmt;
 #[cfg(feature = "std")]
 pub mod generator;
 mod id;
+#[cfg(feature = "std")]
+pub mod lease;
 mod macros;
 mod parser;
 mod timestamp;

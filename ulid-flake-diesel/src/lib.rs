@@ -86,6 +86,27 @@
 //! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] defines one with the
 //! same Diesel support.
 //!
+//! # Replicas: scalability-id leases
+//!
+//! `lease_postgres` and `lease_mysql` lease one of the 32 scalability ids from the database,
+//! so replicas' IDs never collide, and keep it renewed on a thread of their own; the
+//! generator issues no ID while the lease is not known to be valid. It works directly and
+//! through PgBouncer in transaction mode. The protocol, its timing argument and the faults it
+//! survives are in [`lease`](mod@lease) (the core's docs); the leases of `ulid-flake-sqlx`
+//! share its table and exclude these.
+//!
+//! ```no_run
+//! # #[cfg(feature = "postgres")]
+//! # fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! use ulid_flake_diesel::lease::LeaseOptions;
+//!
+//! ulid_flake_diesel::lease_postgres("postgres://app@db/app", LeaseOptions::new("billing"))?
+//!     .install_default()?;
+//! let id = ulid_flake_diesel::UlidFlake::generate()?; // scalable, under the lease
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Features
 //!
 //! The core impls need no backend; each backend feature links its C client library.
@@ -96,9 +117,13 @@
 pub use ulid_flake_core::*;
 
 #[cfg(any(feature = "postgres", feature = "mysql"))]
-mod lease;
+mod lease_store;
+#[cfg(feature = "mysql")]
+pub use lease_store::lease_mysql;
+#[cfg(feature = "postgres")]
+pub use lease_store::lease_postgres;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
-pub use lease::{DatabaseError, LeaseError, ScalabilityIdLease};
+pub use lease_store::{DatabaseError, DieselLeaseStore};
 
 /// Diesel declarations of the SQL helper functions, for the query builder. Create them in the
 /// database first (`create_postgres_functions`, `create_mysql_functions`).

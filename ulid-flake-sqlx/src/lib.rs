@@ -137,6 +137,29 @@
 //! --  00CMXB6TAK4SA      | 2024-06-06 06:06:06.666+00 | Ada
 //! ```
 //!
+//! # Replicas: scalability-id leases
+//!
+//! With the `lease` feature, `lease_postgres` and `lease_mysql` lease one of the 32
+//! scalability ids from the database, so replicas' IDs never collide, and keep it renewed on
+//! a thread of their own; the generator issues no ID while the lease is not known to be valid.
+//! It works directly and through PgBouncer in transaction mode. The protocol, its timing
+//! argument and the faults it survives are in [`lease`](mod@lease) (the core's docs); the
+//! leases of `ulid-flake-diesel` share its table and exclude these.
+//!
+//! ```no_run
+//! # #[cfg(all(feature = "lease", feature = "postgres"))]
+//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! use ulid_flake_sqlx::lease::{LeaseOptions, installed_lease_status};
+//!
+//! ulid_flake_sqlx::lease_postgres("postgres://app@db/app", LeaseOptions::new("billing"))
+//!     .await?
+//!     .install_default()?;
+//! let id = ulid_flake_sqlx::UlidFlake::generate()?; // scalable, under the lease
+//! let health = installed_lease_status(); // for a health endpoint
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Features
 //!
 //! This crate forces no runtime and no TLS: pick those in your own `sqlx` dependency.
@@ -146,10 +169,14 @@
 
 pub use ulid_flake_core::*;
 
-#[cfg(any(feature = "postgres", feature = "mysql"))]
-mod lease;
-#[cfg(any(feature = "postgres", feature = "mysql"))]
-pub use lease::{LeaseError, ScalabilityIdLease};
+#[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
+mod lease_store;
+#[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
+pub use lease_store::SqlxLeaseStore;
+#[cfg(all(feature = "lease", feature = "mysql"))]
+pub use lease_store::lease_mysql;
+#[cfg(all(feature = "lease", feature = "postgres"))]
+pub use lease_store::lease_postgres;
 
 /// Migrations that create the SQL helper functions on PostgreSQL (version
 /// `20240101000000`).

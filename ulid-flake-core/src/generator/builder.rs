@@ -8,7 +8,9 @@ use core::time::Duration;
 #[cfg(ulid_flake_loom)]
 use loom::sync::atomic::AtomicU64;
 
-use super::{Clock, Generator, NO_ID_YET, RandomSource, SystemClock, ThreadRandom, default, fork};
+use super::{
+    Clock, Generator, NO_ID_YET, RandomSource, SystemClock, ThreadRandom, default, fork, gate,
+};
 use crate::{
     Epoch, Error, RANDOMNESS_BITS, RANDOMNESS_MAX, SCALABILITY_ID_BITS, SCALABILITY_ID_MAX,
     SCALABLE_RANDOMNESS_MAX,
@@ -67,7 +69,7 @@ pub(super) struct Config {
     pub(super) randomness_max: u32,
     /// `2^(8n) - 1`: the mask of an increment.
     pub(super) increment_mask: u32,
-    /// The scalability id, or 0.
+    /// The scalability id, or 0: where the gate starts.
     pub(super) low_bits: u64,
 }
 
@@ -113,10 +115,8 @@ impl Config {
     }
 
     #[inline]
-    pub(super) fn compose(&self, timestamp_ms: u64, randomness: u32) -> u64 {
-        timestamp_ms << RANDOMNESS_BITS
-            | u64::from(randomness) << self.randomness_shift
-            | self.low_bits
+    pub(super) fn compose(&self, timestamp_ms: u64, randomness: u32, low_bits: u64) -> u64 {
+        timestamp_ms << RANDOMNESS_BITS | u64::from(randomness) << self.randomness_shift | low_bits
     }
 
     #[inline]
@@ -299,11 +299,24 @@ impl<C, R> GeneratorBuilder<C, R> {
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn build(self) -> Result<Generator<C, R>, Error> {
+        self.build_with_deadline(gate::UNLEASED)
+    }
+
+    /// Builds a generator for a lease: scalable, with `scalability_id`, and a closed gate that
+    /// only the lease opens.
+    pub(crate) fn build_leased(self, scalability_id: u8) -> Result<Generator<C, R>, Error> {
+        self.layout(Layout::Scalable { scalability_id })
+            .build_with_deadline(0)
+    }
+
+    fn build_with_deadline(self, deadline: u64) -> Result<Generator<C, R>, Error> {
         fork::watch();
+        let config = Config::new(self.settings)?;
         Ok(Generator {
             last: AtomicU64::new(NO_ID_YET),
+            gate: AtomicU64::new(gate::word(deadline, config.low_bits)),
             forks_seen: AtomicU64::new(fork::count()),
-            config: Config::new(self.settings)?,
+            config,
             clock: self.clock,
             random: self.random,
         })

@@ -1,5 +1,6 @@
 //! The process-wide default generator behind `UlidFlake::generate` and `Id::generate`.
 
+use std::boxed::Box;
 use std::sync::OnceLock;
 
 use super::Generator;
@@ -15,7 +16,7 @@ pub const SCALABILITY_ID_VARIABLE: &str = "ULID_FLAKE_SCALABILITY_ID";
 
 /// Set once, by [`set_default_generator`] or by the first use; an environment that fails to
 /// configure it is kept as its error, returned to every caller.
-static DEFAULT: OnceLock<Result<Generator, Error>> = OnceLock::new();
+static DEFAULT: OnceLock<Result<&'static Generator, Error>> = OnceLock::new();
 
 /// The process-wide default generator.
 ///
@@ -35,10 +36,10 @@ static DEFAULT: OnceLock<Result<Generator, Error>> = OnceLock::new();
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 pub fn default_generator() -> Result<&'static Generator, Error> {
-    DEFAULT
-        .get_or_init(|| Generator::builder().layout_from_env()?.build())
-        .as_ref()
-        .map_err(|error| *error)
+    *DEFAULT.get_or_init(|| {
+        let generator = Generator::builder().layout_from_env()?.build()?;
+        Ok(Box::leak(Box::new(generator)))
+    })
 }
 
 /// Installs `generator` as the process-wide default; call it once, at start-up, before any
@@ -62,6 +63,14 @@ pub fn default_generator() -> Result<&'static Generator, Error> {
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 pub fn set_default_generator(generator: Generator) -> Result<(), Error> {
+    if DEFAULT.get().is_some() {
+        return Err(Error::DefaultGeneratorAlreadySet);
+    }
+    set_default_generator_ref(Box::leak(Box::new(generator)))
+}
+
+/// Installs a generator that lives until the process exits (a leased one) as the default.
+pub(crate) fn set_default_generator_ref(generator: &'static Generator) -> Result<(), Error> {
     DEFAULT
         .set(Ok(generator))
         .map_err(|_| Error::DefaultGeneratorAlreadySet)

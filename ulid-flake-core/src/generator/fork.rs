@@ -9,7 +9,7 @@ static FORKS: AtomicU64 = AtomicU64::new(0);
 
 /// The fork count: it changes in a child after each `fork`, once [`watch`] has run.
 #[inline]
-pub(super) fn count() -> u64 {
+pub(crate) fn count() -> u64 {
     FORKS.load(Ordering::Relaxed)
 }
 

@@ -37,7 +37,7 @@ mod builder;
 mod clock;
 mod default;
 mod fork;
-mod lease;
+mod gate;
 mod random;
 mod statefulset;
 
@@ -52,11 +52,9 @@ use loom::sync::atomic::{AtomicU64, Ordering};
 use builder::Config;
 pub use builder::{DEFAULT_ROLLBACK_ALLOWANCE, GeneratorBuilder, Layout};
 pub use clock::{Clock, SystemClock};
+pub(crate) use default::set_default_generator_ref;
 pub use default::{SCALABILITY_ID_VARIABLE, default_generator, set_default_generator};
-pub use lease::{
-    DEFAULT_LEASE_NAMESPACE, LeaseError, MAX_LEASE_NAMESPACE_LEN, install_leased_default,
-    lease_candidates, lease_key, lease_name, lease_namespace_is_valid,
-};
+pub(crate) use fork::count as fork_count;
 pub use random::{RandomSource, ThreadRandom};
 pub use statefulset::{
     HOSTNAME_VARIABLE, scalability_id_from_hostname, scalability_id_from_statefulset,
@@ -86,6 +84,8 @@ const NO_ID_YET: u64 = u64::MAX;
 pub struct Generator<C = SystemClock, R = ThreadRandom> {
     /// The last ID made, or [`NO_ID_YET`].
     last: AtomicU64,
+    /// Until when, and with which scalability id, IDs may be issued (see `gate.rs`).
+    gate: AtomicU64,
     /// The process's fork count when `last` was last known to be this process's own.
     forks_seen: AtomicU64,
     config: Config,
@@ -161,10 +161,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         // compare-and-swap holds no clock read, so two threads on one generator rarely
         // collide.
         let mut now = self.now()?;
+        // The lease check: one load, compared with the millisecond just read. An ID carries
+        // `now`, or an earlier millisecond that passed an earlier check.
+        let gate = self.gate.load(Ordering::Acquire);
+        if now >= gate::deadline(gate) {
+            return Err(self.lease_not_valid(gate));
+        }
+        let low_bits = gate::scalability_id(gate);
         let mut last = self.last.load(Ordering::Acquire);
         let mut clock_read_again = false;
         loop {
-            let next = match self.next_after(last, now) {
+            let next = match self.next_after(last, now, low_bits) {
                 Ok(next) => next,
                 // Another thread may have read the clock after us and stored a later
                 // timestamp before our load: that is no rollback. A reading taken now, after
@@ -173,6 +180,9 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 Err(Error::ClockMovedBackwards { .. }) if !clock_read_again => {
                     clock_read_again = true;
                     now = self.now()?;
+                    if now >= gate::deadline(gate) {
+                        return Err(self.lease_not_valid(gate));
+                    }
                     continue;
                 }
                 Err(error) => return Err(error),
@@ -196,34 +206,85 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         self.config.epoch.timestamp_of_unix_ms(self.clock.unix_ms())
     }
 
+    /// The error of a closed gate: when it had a deadline, the lease ran out then.
+    #[cold]
+    fn lease_not_valid(&self, gate: u64) -> Error {
+        let deadline = gate::deadline(gate);
+        Error::LeaseNotValid {
+            scalability_id: gate::scalability_id(gate) as u8,
+            // At most 2^48 + 2^43: the sum and the cast are lossless.
+            valid_until_unix_ms: (deadline != 0)
+                .then(|| (self.config.epoch.unix_ms() + deadline) as i64),
+        }
+    }
+
     /// In a forked child: the parent goes on from the same state, so continuing its
     /// millisecond with increments from the same base would repeat its IDs (1 in 255 per
     /// pair with 1-byte entropy). The child gives up that millisecond instead — as if it were
     /// exhausted — and starts afresh in the next, where it is as independent of its parent as
-    /// any second generator.
+    /// any second generator. A leased generator's gate closes for good in the child: the
+    /// lease, its connection and its renewals belong to the parent.
     #[cold]
     fn leave_inherited_millisecond(&self, forks: u64) {
         if self.forks_seen.swap(forks, Ordering::Relaxed) == forks {
             return;
         }
+        if gate::deadline(self.gate.load(Ordering::Acquire)) != gate::UNLEASED {
+            self.close_gate();
+        }
+        self.leave_current_millisecond();
+    }
+
+    /// Marks the last millisecond exhausted, so the next ID takes a fresh clock reading.
+    #[cold]
+    pub(crate) fn leave_current_millisecond(&self) {
         let config = &self.config;
         // An error here only means there is no ID yet, and so nothing to leave.
         let _ = self
             .last
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
-                (last != NO_ID_YET)
-                    .then(|| config.compose(last >> RANDOMNESS_BITS, config.randomness_max))
+                (last != NO_ID_YET).then(|| {
+                    let low_bits = last & u64::from(crate::SCALABILITY_ID_MAX);
+                    config.compose(last >> RANDOMNESS_BITS, config.randomness_max, low_bits)
+                })
             });
+    }
+
+    /// Lets a leased generator issue IDs with `scalability_id` in the milliseconds before
+    /// `deadline` (ms since the epoch, exclusive).
+    pub(crate) fn open_gate(&self, scalability_id: u8, deadline: u64) {
+        let word = gate::word(deadline.min(gate::UNLEASED - 1), scalability_id.into());
+        self.gate.store(word, Ordering::Release);
+    }
+
+    /// Stops a leased generator from issuing IDs until the gate opens again.
+    pub(crate) fn close_gate(&self) {
+        let _ = self
+            .gate
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |word| {
+                Some(gate::word(0, gate::scalability_id(word)))
+            });
+    }
+
+    /// The gate's deadline (ms since the epoch, exclusive) and scalability id.
+    pub(crate) fn gate(&self) -> (u64, u8) {
+        let word = self.gate.load(Ordering::Acquire);
+        (gate::deadline(word), gate::scalability_id(word) as u8)
+    }
+
+    /// The clock's reading, in milliseconds since the epoch.
+    pub(crate) fn timestamp_now(&self) -> Result<u64, Error> {
+        self.now()
     }
 
     /// The ID that follows `last` when the clock reads `now` (ms since the epoch).
     #[inline]
-    fn next_after(&self, last: u64, now: u64) -> Result<u64, Error> {
+    fn next_after(&self, last: u64, now: u64, low_bits: u64) -> Result<u64, Error> {
         let config = &self.config;
         let last_ms = last >> RANDOMNESS_BITS;
         if last == NO_ID_YET || now > last_ms {
             let fresh = self.random.next_u32() & config.randomness_max;
-            return Ok(config.compose(now, fresh));
+            return Ok(config.compose(now, fresh, low_bits));
         }
         let behind = last_ms - now;
         if behind > config.rollback_allowance_ms {
@@ -239,7 +300,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 timestamp_ms: last_ms,
             });
         }
-        Ok(config.compose(last_ms, randomness))
+        Ok(config.compose(last_ms, randomness, low_bits))
     }
 
     /// A draw uniform over `1..=2^(8n)-1`: masked draws, with 0 drawn again.
@@ -362,7 +423,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     pub fn from_unix_ms(&self, unix_ms: i64) -> Result<UlidFlake, Error> {
         let timestamp = self.config.epoch.timestamp_of_unix_ms(unix_ms)?;
         let fresh = self.random.next_u32() & self.config.randomness_max;
-        Ok(UlidFlake::from_raw(self.config.compose(timestamp, fresh)))
+        let low_bits = gate::scalability_id(self.gate.load(Ordering::Relaxed));
+        Ok(UlidFlake::from_raw(
+            self.config.compose(timestamp, fresh, low_bits),
+        ))
     }
 
     /// An ID for a moment given as a [`SystemTime`](std::time::SystemTime), truncated to the
@@ -406,7 +470,13 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// assert_eq!(Generator::new().layout(), Layout::StandAlone);
     /// ```
     pub fn layout(&self) -> Layout {
-        self.config.layout
+        match self.config.layout {
+            // A lease may move a generator to another id.
+            Layout::Scalable { .. } => Layout::Scalable {
+                scalability_id: gate::scalability_id(self.gate.load(Ordering::Relaxed)) as u8,
+            },
+            Layout::StandAlone => Layout::StandAlone,
+        }
     }
 
     /// The entropy size, in bytes, that bounds the increments within a millisecond.

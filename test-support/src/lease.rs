@@ -1,0 +1,744 @@
+//! The adversarial lease tests, shared by both adapters: replicas are child processes (the
+//! calling test binary run again, see [`child_main`]) that lease an id and generate IDs at
+//! 50,000 a second while the test kills their connections, partitions them from the
+//! database and stalls the server; every ID any replica issued is then checked for
+//! duplicates.
+//!
+//! An adapter's test binary supplies only how a child acquires a lease (its
+//! `lease_postgres` or `lease_mysql`) and the command that runs the child.
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use ulid_flake_core::Error;
+use ulid_flake_core::lease::{LeaseError, LeaseOptions, LeaseTiming, ScalabilityIdLease};
+
+use crate::databases::{mysql_url, postgres_url, unique_name};
+
+/// The lease timing of the tests: 2 s validity, so that a loss and a take fit in seconds.
+pub fn timing() -> LeaseTiming {
+    LeaseTiming {
+        validity: Duration::from_secs(2),
+        renew_every: Duration::from_millis(400),
+        margin: Duration::from_millis(200),
+        max_drift: 1e-3,
+        request_timeout: Duration::from_millis(500),
+        retry_min: Duration::from_millis(50),
+        retry_max: Duration::from_millis(400),
+        acquire_timeout: Duration::from_secs(20),
+    }
+}
+
+/// The id every replica of a scenario wants, so that a second replica can only have it
+/// after the first lost it.
+const CONTESTED_ID: u8 = 5;
+
+/// IDs per millisecond a replica makes: 50,000 a second.
+const IDS_PER_MS: usize = 50;
+
+/// A server the leases live on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Server {
+    /// PostgreSQL, directly.
+    Postgres,
+    /// PostgreSQL through PgBouncer in transaction mode.
+    PgBouncer,
+    /// MariaDB.
+    Mysql,
+}
+
+impl Server {
+    /// The URL of `database` on this server.
+    pub fn url(self, database: &str) -> String {
+        let base = match self {
+            Self::Postgres => postgres_url(),
+            Self::PgBouncer => crate::databases::pgbouncer_url(),
+            Self::Mysql => mysql_url(),
+        };
+        let (server, _) = base.rsplit_once('/').expect("a URL ends in /database");
+        format!("{server}/{database}")
+    }
+
+    /// Runs `sql` as the test role with the server's command-line client, on `database`;
+    /// returns what it printed.
+    fn client(self, database: &str, sql: &str) -> String {
+        self.try_client(database, sql)
+            .unwrap_or_else(|error| panic!("{sql}: {error}"))
+    }
+
+    /// [`Server::client`], with the client's complaint as the error.
+    fn try_client(self, database: &str, sql: &str) -> Result<String, String> {
+        let output = match self {
+            Self::Postgres | Self::PgBouncer => Command::new("psql")
+                .args([&Self::Postgres.url(database), "-XAtqc", sql])
+                .output(),
+            Self::Mysql => {
+                let url = Self::Mysql.url(database);
+                let rest = url.strip_prefix("mysql://").expect("a mysql:// URL");
+                let (credentials, rest) = rest.split_once('@').expect("user:password@");
+                let (user, password) = credentials.split_once(':').expect("user:password");
+                let (address, database) = rest.split_once('/').expect("host:port/database");
+                let (host, port) = address.split_once(':').expect("host:port");
+                Command::new("mariadb")
+                    .args([
+                        "--no-defaults",
+                        "-N",
+                        "-B",
+                        "-h",
+                        host,
+                        "-P",
+                        port,
+                        "-u",
+                        user,
+                    ])
+                    .arg(format!("-p{password}"))
+                    .args([database, "-e", sql])
+                    .output()
+            }
+        }
+        .expect("the database client runs");
+        if output.status.success() {
+            Ok(String::from_utf8(output.stdout).expect("UTF-8"))
+        } else {
+            Err(String::from_utf8_lossy(&output.stderr).into_owned())
+        }
+    }
+
+    /// A new, empty database for one test, so that killing its sessions hits no other test.
+    pub fn scratch_database(self) -> String {
+        let name = unique_name("ulid_flake_test_lease");
+        let admin_database = match self {
+            Self::Postgres | Self::PgBouncer => "postgres",
+            Self::Mysql => "ulid_flake_test",
+        };
+        self.client(admin_database, &format!("CREATE DATABASE {name}"));
+        name
+    }
+
+    /// Ends, from the server side, every session on `database` but the client's own: what
+    /// `pg_terminate_backend` or `KILL` by a DBA, a failover or a proxy restart does.
+    /// Returns how many it ended.
+    pub fn kill_sessions(self, database: &str) -> usize {
+        match self {
+            Self::Postgres | Self::PgBouncer => {
+                let sql = format!(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+                     WHERE datname = '{database}' AND pid <> pg_backend_pid()"
+                );
+                self.client(database, &sql).trim().parse().expect("a count")
+            }
+            Self::Mysql => {
+                let sql = format!(
+                    "SELECT ID FROM information_schema.PROCESSLIST \
+                     WHERE DB = '{database}' AND ID <> CONNECTION_ID()"
+                );
+                let sessions = self.client(database, &sql);
+                // A session may end between the listing and its KILL: that one needs none.
+                sessions
+                    .lines()
+                    .filter(|id| self.try_client(database, &format!("KILL {id}")).is_ok())
+                    .count()
+            }
+        }
+    }
+
+    /// The server's processes: PostgreSQL's postmaster and its children, or mariadbd.
+    fn processes(self) -> Vec<u32> {
+        let read_pid = |path: PathBuf| -> u32 {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            text.lines().next().unwrap().trim().parse().unwrap()
+        };
+        match self {
+            Self::Postgres | Self::PgBouncer => {
+                let data = required_path("ULID_FLAKE_TEST_POSTGRES_DATA");
+                let postmaster = read_pid(data.join("postmaster.pid"));
+                let mut pids = vec![postmaster];
+                for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+                    let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                        continue;
+                    };
+                    // pid (comm) state ppid ...: the comm may hold spaces, so split after it.
+                    let after_comm = &stat[stat.rfind(')').unwrap() + 2..];
+                    let ppid: u32 = after_comm.split(' ').nth(1).unwrap().parse().unwrap();
+                    if ppid == postmaster {
+                        pids.push(entry.file_name().to_str().unwrap().parse().unwrap());
+                    }
+                }
+                pids
+            }
+            Self::Mysql => vec![read_pid(required_path("ULID_FLAKE_TEST_MYSQL_PID_FILE"))],
+        }
+    }
+
+    /// Pauses the whole server with `SIGSTOP` for `duration`, then resumes it — even if the
+    /// test fails meanwhile, so that no other test is left with a stopped server.
+    pub fn stall(self, duration: Duration) {
+        /// Continues the processes when dropped.
+        struct Resume(Vec<u32>);
+        impl Drop for Resume {
+            fn drop(&mut self) {
+                signal(&self.0, "CONT");
+            }
+        }
+        /// One `kill` per process: a backend that has just exited needs no signal.
+        fn signal(pids: &[u32], name: &str) {
+            for pid in pids {
+                let _ = Command::new("kill")
+                    .arg(format!("-{name}"))
+                    .arg(pid.to_string())
+                    .stderr(Stdio::null())
+                    .status();
+            }
+        }
+        let resume = Resume(self.processes());
+        signal(&resume.0, "STOP");
+        std::thread::sleep(duration);
+        drop(resume);
+    }
+
+    /// The server's address.
+    fn address(self) -> SocketAddr {
+        let url = self.url("x");
+        let after_at = url.rsplit_once('@').unwrap().1;
+        let address = after_at.split_once('/').unwrap().0;
+        address.to_socket_addrs().unwrap().next().unwrap()
+    }
+}
+
+fn required_path(variable: &str) -> PathBuf {
+    std::env::var_os(variable)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("{variable} is not set: run through scripts/with-databases.sh"))
+}
+
+/// A TCP proxy on loopback in front of a server, which the test can partition: it then
+/// closes every connection through it and refuses new ones, as a network that drops a
+/// replica does.
+pub struct Proxy {
+    address: SocketAddr,
+    open: Arc<AtomicBool>,
+    connections: Arc<Mutex<Vec<TcpStream>>>,
+}
+
+impl Proxy {
+    /// A proxy to `target`.
+    pub fn start(target: SocketAddr) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap();
+        let open = Arc::new(AtomicBool::new(true));
+        let connections = Arc::new(Mutex::new(Vec::new()));
+        let (accept_open, accept_connections) = (Arc::clone(&open), Arc::clone(&connections));
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                if !accept_open.load(Ordering::SeqCst) {
+                    continue; // dropped: refused
+                }
+                let Ok(server) = TcpStream::connect(target) else {
+                    continue;
+                };
+                let mut list = lock(&accept_connections);
+                list.push(client.try_clone().unwrap());
+                list.push(server.try_clone().unwrap());
+                forward(client.try_clone().unwrap(), server.try_clone().unwrap());
+                forward(server, client);
+            }
+        });
+        Self {
+            address,
+            open,
+            connections,
+        }
+    }
+
+    /// `url` with its host and port replaced by the proxy's.
+    pub fn url(&self, url: &str) -> String {
+        let (scheme_and_credentials, rest) = url.rsplit_once('@').unwrap();
+        let (_, database) = rest.split_once('/').unwrap();
+        format!("{scheme_and_credentials}@{}/{database}", self.address)
+    }
+
+    /// Closes every connection and refuses new ones.
+    pub fn partition(&self) {
+        self.open.store(false, Ordering::SeqCst);
+        for stream in lock(&self.connections).drain(..) {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    }
+
+    /// Accepts connections again.
+    pub fn heal(&self) {
+        self.open.store(true, Ordering::SeqCst);
+    }
+}
+
+fn forward(mut from: TcpStream, mut to: TcpStream) {
+    std::thread::spawn(move || {
+        let _ = std::io::copy(&mut from, &mut to);
+        let _ = to.shutdown(Shutdown::Both);
+    });
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One lease scenario at a time in a test binary: replicas generating at full rate on two
+/// cores would otherwise starve each other's renewals.
+pub fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static SCENARIOS: Mutex<()> = Mutex::new(());
+    lock(&SCENARIOS)
+}
+
+// The child's environment.
+const URL: &str = "LEASE_CHILD_URL";
+const NAMESPACE: &str = "LEASE_CHILD_NAMESPACE";
+const OUT: &str = "LEASE_CHILD_OUT";
+const STOP: &str = "LEASE_CHILD_STOP";
+const WAIT_FOR_ID: &str = "LEASE_CHILD_WAIT";
+
+/// The replica side of the tests: run by the adapter's ignored `lease_child` test, with
+/// `acquire` its way of leasing. Leases id 5 (waiting for it when
+/// `LEASE_CHILD_WAIT` is set, failing at once otherwise), then makes 50 IDs a millisecond
+/// until the stop file appears, and writes them; it reports on stdout: `HELD <n>` each time
+/// it acquires the id, `TAKEN` when it could not, and at the end
+/// `DONE <losses> <acquisitions> <longest gap in ms>`.
+pub fn child_main(acquire: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>) {
+    let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set"));
+    let (url, namespace) = (var(URL), var(NAMESPACE));
+    let (out, stop) = (PathBuf::from(var(OUT)), PathBuf::from(var(STOP)));
+    let options = || {
+        LeaseOptions::new(namespace.clone())
+            .ids(CONTESTED_ID..=CONTESTED_ID)
+            .timing(timing())
+    };
+    let started = Instant::now();
+    let lease = loop {
+        if stop.exists() {
+            std::fs::write(&out, b"").unwrap();
+            println!("DONE 0 0 0");
+            return;
+        }
+        match acquire(&url, options()) {
+            Ok(lease) => break lease,
+            Err(LeaseError::AllTaken { .. }) if std::env::var_os(WAIT_FOR_ID).is_some() => {
+                assert!(started.elapsed() < Duration::from_secs(30), "waited 30 s");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(LeaseError::AllTaken { .. }) => {
+                println!("TAKEN");
+                return;
+            }
+            Err(error) => panic!("{error}"),
+        }
+    };
+    let mut stdout = std::io::stdout();
+    let mut acquisitions = 0;
+    let mut ids: Vec<u64> = Vec::with_capacity(1 << 20);
+    let mut last_issued_ms = None;
+    let mut longest_gap_ms = 0;
+    while !stop.exists() {
+        let status = lease.status();
+        if status.acquisitions != acquisitions {
+            acquisitions = status.acquisitions;
+            writeln!(stdout, "HELD {acquisitions}").unwrap();
+            stdout.flush().unwrap();
+        }
+        for _ in 0..IDS_PER_MS {
+            match lease.generator().generate() {
+                Ok(id) => {
+                    assert_eq!(id.scalability_id(), CONTESTED_ID);
+                    let ms = id.timestamp_ms();
+                    if let Some(last) = last_issued_ms {
+                        longest_gap_ms = longest_gap_ms.max(ms - last);
+                    }
+                    last_issued_ms = Some(ms);
+                    ids.push(id.to_u64());
+                }
+                Err(Error::Overflow { .. } | Error::LeaseNotValid { .. }) => break,
+                Err(error) => panic!("{error}"),
+            }
+        }
+        // On to the next millisecond.
+        let into = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_micros()
+            % 1000;
+        std::thread::sleep(Duration::from_micros(u64::from(1000 - into)));
+    }
+    let status = lease.status();
+    let bytes: Vec<u8> = ids.iter().flat_map(|id| id.to_le_bytes()).collect();
+    std::fs::write(&out, bytes).unwrap();
+    println!(
+        "DONE {} {} {longest_gap_ms}",
+        status.losses, status.acquisitions
+    );
+    lease.release().unwrap();
+}
+
+/// A running replica.
+pub struct Replica {
+    child: Child,
+    stdout: BufReader<ChildStdout>,
+    out: PathBuf,
+    stop: PathBuf,
+}
+
+/// What a replica reported when it stopped.
+#[derive(Debug)]
+pub struct Report {
+    /// Every ID it issued, in order.
+    pub ids: Vec<u64>,
+    /// How many times it lost the lease.
+    pub losses: u64,
+    /// How many times it acquired it.
+    pub acquisitions: u64,
+    /// The longest time between two IDs it issued, in ms.
+    pub longest_gap_ms: u64,
+}
+
+impl Replica {
+    /// Starts `command` (the adapter's test binary, running only its `lease_child`) as a
+    /// replica on `url`; `wait` makes it wait for the contested id instead of failing.
+    pub fn start(mut command: Command, url: &str, namespace: &str, dir: &Path, wait: bool) -> Self {
+        let name = unique_name("replica");
+        let (out, stop) = (
+            dir.join(format!("{name}.ids")),
+            dir.join(format!("{name}.stop")),
+        );
+        command
+            .env(URL, url)
+            .env(NAMESPACE, namespace)
+            .env(OUT, &out)
+            .env(STOP, &stop)
+            .stdout(Stdio::piped());
+        if wait {
+            command.env(WAIT_FOR_ID, "1");
+        }
+        let mut child = command.spawn().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Self {
+            child,
+            stdout,
+            out,
+            stop,
+        }
+    }
+
+    /// The next report line the replica prints (the test harness's own lines skipped),
+    /// within `limit`.
+    fn line(&mut self, limit: Duration) -> String {
+        let deadline = Instant::now() + limit;
+        loop {
+            let mut line = String::new();
+            // The child prints whole lines; a read blocks until one comes or it exits.
+            assert_ne!(
+                self.stdout.read_line(&mut line).unwrap(),
+                0,
+                "the replica ended"
+            );
+            assert!(
+                Instant::now() <= deadline,
+                "waited longer than {limit:?} for {line:?}"
+            );
+            let line = line.trim();
+            if ["HELD ", "TAKEN", "DONE "]
+                .iter()
+                .any(|prefix| line.starts_with(prefix))
+            {
+                return line.to_owned();
+            }
+        }
+    }
+
+    /// Waits until the replica holds the id for the `n`th time.
+    pub fn wait_held(&mut self, n: u64) {
+        loop {
+            let line = self.line(Duration::from_secs(30));
+            if line == format!("HELD {n}") {
+                return;
+            }
+            assert!(line.starts_with("HELD "), "unexpected {line:?}");
+        }
+    }
+
+    /// Waits for the replica's `TAKEN` (it could not have the id) and its exit.
+    pub fn expect_taken(mut self) {
+        assert_eq!(self.line(Duration::from_secs(30)), "TAKEN");
+        assert!(self.child.wait().unwrap().success());
+    }
+
+    /// Stops the replica and reads what it issued.
+    pub fn stop(mut self) -> Report {
+        std::fs::write(&self.stop, b"").unwrap();
+        let done = loop {
+            let line = self.line(Duration::from_secs(30));
+            if line.starts_with("DONE ") {
+                break line;
+            }
+        };
+        assert!(self.child.wait().unwrap().success());
+        let numbers: Vec<u64> = done[5..].split(' ').map(|n| n.parse().unwrap()).collect();
+        let mut bytes = Vec::new();
+        std::fs::File::open(&self.out)
+            .unwrap()
+            .read_to_end(&mut bytes)
+            .unwrap();
+        Report {
+            ids: bytes
+                .chunks_exact(8)
+                .map(|chunk| u64::from_le_bytes(chunk.try_into().unwrap()))
+                .collect(),
+            losses: numbers[0],
+            acquisitions: numbers[1],
+            longest_gap_ms: numbers[2],
+        }
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Fails with the first ID two reports share.
+pub fn assert_no_duplicates(reports: &[&Report]) {
+    let mut seen = HashSet::new();
+    let mut total = 0;
+    for report in reports {
+        total += report.ids.len();
+        for id in &report.ids {
+            assert!(seen.insert(*id), "duplicate ID {id} among {total} IDs");
+        }
+    }
+}
+
+/// A new directory for the replicas' files.
+pub fn scratch_dir() -> PathBuf {
+    let dir = std::env::var_os("ULID_FLAKE_TEST_SQLITE_DIR")
+        .map_or_else(std::env::temp_dir, PathBuf::from)
+        .join(unique_name("lease_ids"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The holder's connections killed from the server side, three times, while another replica
+/// asks for its id: the holder reconnects and keeps its lease (its row has not expired), the
+/// other is refused, and IDs never stop. Then three times: the holder partitioned from the
+/// database (its connections cut, new ones refused) and its sessions killed; the other
+/// replica takes the id once the holder's lease expired, generates, and leaves; the holder
+/// reports the loss, takes the id back and resumes. No ID is ever issued twice.
+///
+/// Returns the holder's report, for the figures in RELIABILITY.md.
+pub fn kill_partition_and_take(server: Server, child: impl Fn() -> Command) -> Report {
+    let _one = one_at_a_time();
+    let database = server.scratch_database();
+    let (namespace, dir) = (unique_name("lease"), scratch_dir());
+    let direct = server.url(&database);
+    let proxy = Proxy::start(server.address());
+    let mut holder = Replica::start(child(), &proxy.url(&direct), &namespace, &dir, false);
+    holder.wait_held(1);
+
+    for _ in 0..3 {
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(server.kill_sessions(&database) >= 1, "no session to kill");
+        Replica::start(child(), &direct, &namespace, &dir, false).expect_taken();
+    }
+
+    let mut others = Vec::new();
+    for cycle in 0..3_u64 {
+        std::thread::sleep(Duration::from_millis(500));
+        proxy.partition();
+        server.kill_sessions(&database);
+        let mut other = Replica::start(child(), &direct, &namespace, &dir, true);
+        other.wait_held(1);
+        std::thread::sleep(Duration::from_millis(500));
+        others.push(other.stop());
+        proxy.heal();
+        let healed = Instant::now();
+        holder.wait_held(cycle + 2);
+        println!(
+            "{server:?}: the holder held its id again {} ms after the partition healed",
+            healed.elapsed().as_millis()
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let report = holder.stop();
+
+    let mut all: Vec<&Report> = others.iter().collect();
+    all.push(&report);
+    assert_no_duplicates(&all);
+    assert_eq!(
+        (report.losses, report.acquisitions),
+        (3, 4),
+        "the holder's losses"
+    );
+    assert!(
+        others.iter().all(|other| !other.ids.is_empty()),
+        "each other replica issued IDs"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+    report
+}
+
+/// The server paused with `SIGSTOP` for longer than the lease's validity while the holder
+/// generates and another replica waits for its id: the holder stops issuing before its
+/// deadline (it reports a loss), one of the two holds the id afterwards, and no ID is issued
+/// twice.
+pub fn stall_server(server: Server, child: impl Fn() -> Command) -> Report {
+    let _one = one_at_a_time();
+    let database = server.scratch_database();
+    let (namespace, dir) = (unique_name("lease"), scratch_dir());
+    let url = server.url(&database);
+    let mut holder = Replica::start(child(), &url, &namespace, &dir, false);
+    holder.wait_held(1);
+    let other = Replica::start(child(), &url, &namespace, &dir, true);
+    std::thread::sleep(Duration::from_millis(500));
+
+    server.stall(Duration::from_millis(2_500));
+    std::thread::sleep(Duration::from_secs(3));
+
+    let other = other.stop();
+    let report = holder.stop();
+    assert_no_duplicates(&[&report, &other]);
+    assert!(
+        report.losses >= 1,
+        "the holder did not notice the stall: {report:?}"
+    );
+    assert!(!report.ids.is_empty());
+    std::fs::remove_dir_all(dir).unwrap();
+    report
+}
+
+/// Two leases on ids `3..=4` get one each; a third is refused with a message naming the
+/// namespace and range; once one is released, the id is free again after the margin.
+pub fn ids_in_use_are_refused(
+    server: Server,
+    acquire: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+) {
+    let _one = one_at_a_time();
+    let url = server.url("ulid_flake_test");
+    let namespace = unique_name("lease");
+    let options = || {
+        LeaseOptions::new(namespace.clone())
+            .ids(3..=4)
+            .timing(timing())
+    };
+    let first = acquire(&url, options()).unwrap();
+    let second = acquire(&url, options()).unwrap();
+    let mut held = [
+        first.status().scalability_id,
+        second.status().scalability_id,
+    ];
+    held.sort_unstable();
+    assert_eq!(held, [Some(3), Some(4)]);
+
+    let refused = acquire(&url, options()).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "all scalability ids 3..=4 of lease namespace {namespace:?} are taken: expected a \
+             free id, found every one leased by another holder"
+        )
+    );
+
+    let freed = first.status().scalability_id;
+    first.release().unwrap();
+    let started = Instant::now();
+    let third = loop {
+        match acquire(&url, options()) {
+            Ok(lease) => break lease,
+            Err(LeaseError::AllTaken { .. }) => {
+                assert!(started.elapsed() < Duration::from_secs(2), "not free again");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(error) => panic!("{error}"),
+        }
+    };
+    // Not before the 200 ms margin: the released holder's clock may be behind.
+    assert!(
+        started.elapsed() >= Duration::from_millis(150),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(third.status().scalability_id, freed);
+    assert_eq!(
+        third
+            .generator()
+            .generate_blocking()
+            .unwrap()
+            .scalability_id(),
+        freed.unwrap()
+    );
+}
+
+/// The lease tests of an adapter's test binary, in its module `lease`: `acquire` is how the
+/// adapter leases (`fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>`, the
+/// URL telling the server). Expands to the replica (`lease_child`, ignored) and one test per
+/// scenario and server.
+#[macro_export]
+macro_rules! lease_tests {
+    ($acquire:path) => {
+        /// Not a test of its own: the replica the scenarios run (hence ignored).
+        #[test]
+        #[ignore = "run in a child process by the lease tests"]
+        fn lease_child() {
+            $crate::lease::child_main($acquire);
+        }
+
+        fn child() -> ::std::process::Command {
+            let mut command = ::std::process::Command::new(::std::env::current_exe().unwrap());
+            command.args(["--exact", "lease::lease_child", "--ignored", "--nocapture"]);
+            command
+        }
+
+        #[test]
+        fn postgres_survives_killed_connections_and_partitions_without_duplicates() {
+            $crate::lease::kill_partition_and_take($crate::lease::Server::Postgres, child);
+        }
+
+        #[test]
+        fn pgbouncer_survives_killed_connections_and_partitions_without_duplicates() {
+            $crate::lease::kill_partition_and_take($crate::lease::Server::PgBouncer, child);
+        }
+
+        #[test]
+        fn mysql_survives_killed_connections_and_partitions_without_duplicates() {
+            $crate::lease::kill_partition_and_take($crate::lease::Server::Mysql, child);
+        }
+
+        #[test]
+        fn postgres_stalled_fails_closed_without_duplicates() {
+            $crate::lease::stall_server($crate::lease::Server::Postgres, child);
+        }
+
+        #[test]
+        fn mysql_stalled_fails_closed_without_duplicates() {
+            $crate::lease::stall_server($crate::lease::Server::Mysql, child);
+        }
+
+        #[test]
+        fn postgres_refuses_ids_in_use() {
+            $crate::lease::ids_in_use_are_refused($crate::lease::Server::Postgres, $acquire);
+        }
+
+        #[test]
+        fn pgbouncer_refuses_ids_in_use() {
+            $crate::lease::ids_in_use_are_refused($crate::lease::Server::PgBouncer, $acquire);
+        }
+
+        #[test]
+        fn mysql_refuses_ids_in_use() {
+            $crate::lease::ids_in_use_are_refused($crate::lease::Server::Mysql, $acquire);
+        }
+    };
+}

@@ -1,0 +1,440 @@
+//! The lease's state machine: acquire, confirm, expire, fail closed, re-acquire. It runs on
+//! the lease's thread; each [`Driver::step`] makes at most one round of database calls and
+//! says how long to wait before the next, so tests drive it step by step on a scripted clock.
+
+use core::ops::RangeInclusive;
+use core::time::Duration;
+use std::boxed::Box;
+use std::string::{String, ToString};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::UNIX_EPOCH;
+use std::vec::Vec;
+
+use super::{
+    LeaseClock, LeaseError, LeaseRequest, LeaseState, LeaseStatus, LeaseStore, LeaseTiming,
+};
+use crate::generator::{Generator, RandomSource, ThreadRandom};
+
+/// `tracing` events under the `ulid_flake::lease` target, when the feature is on.
+macro_rules! event {
+    ($level:ident, $($field:tt)*) => {
+        #[cfg(feature = "tracing")]
+        tracing::$level!(target: "ulid_flake::lease", $($field)*);
+    };
+}
+
+/// What the lease's thread and its handle share.
+pub(crate) struct Shared<C> {
+    pub(crate) generator: Generator<C>,
+    namespace: String,
+    ids: RangeInclusive<u8>,
+    timing: LeaseTiming,
+    /// This lease's token in the `holder` column.
+    holder: i64,
+    /// The fork count when the lease was made: a child sees another.
+    forks_at_start: u64,
+    record: Mutex<Record>,
+    stopping: AtomicBool,
+    wake: Condvar,
+}
+
+/// What the status reports, as the driver last left it.
+#[derive(Default)]
+struct Record {
+    state: Option<LeaseState>,
+    scalability_id: Option<u8>,
+    valid_until_unix_ms: Option<i64>,
+    last_error: Option<String>,
+    acquisitions: u64,
+    losses: u64,
+    release_error: Option<String>,
+}
+
+impl<C: LeaseClock> Shared<C> {
+    pub(crate) fn new(
+        generator: Generator<C>,
+        namespace: String,
+        ids: RangeInclusive<u8>,
+        timing: LeaseTiming,
+    ) -> Self {
+        // Zero would match the rows `insert_row` creates free.
+        let holder = loop {
+            let token =
+                i64::from(ThreadRandom.next_u32()) << 32 | i64::from(ThreadRandom.next_u32());
+            if token != 0 {
+                break token;
+            }
+        };
+        Self {
+            generator,
+            namespace,
+            ids,
+            timing,
+            holder,
+            forks_at_start: crate::generator::fork_count(),
+            record: Mutex::default(),
+            stopping: AtomicBool::new(false),
+            wake: Condvar::new(),
+        }
+    }
+
+    fn record(&self) -> MutexGuard<'_, Record> {
+        self.record.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn status(&self) -> LeaseStatus {
+        let record = self.record();
+        let (deadline, _) = self.generator.gate();
+        let now = self.generator.timestamp_now().unwrap_or(u64::MAX);
+        let state = match record.state {
+            _ if crate::generator::fork_count() != self.forks_at_start => LeaseState::Forked,
+            // The deadline passed while the thread waits on the database: the generator has
+            // stopped already, whatever the thread last wrote.
+            Some(LeaseState::Held | LeaseState::Confirming) if now >= deadline => LeaseState::Lost,
+            Some(state) => state,
+            None => LeaseState::Lost,
+        };
+        LeaseStatus {
+            state,
+            namespace: self.namespace.clone(),
+            scalability_id: record.scalability_id,
+            valid_until: record
+                .valid_until_unix_ms
+                .map(|unix_ms| UNIX_EPOCH + Duration::from_millis(unix_ms.max(0) as u64)),
+            last_error: record.last_error.clone(),
+            acquisitions: record.acquisitions,
+            losses: record.losses,
+        }
+    }
+
+    pub(crate) fn stop(&self) {
+        self.generator.close_gate();
+        self.stopping.store(true, Ordering::Release);
+        // Under the lock, so the thread cannot miss the flag between checking and waiting.
+        let _record = self.record();
+        self.wake.notify_all();
+    }
+
+    pub(crate) fn release_error(&self) -> Option<String> {
+        self.record().release_error.clone()
+    }
+
+    /// Waits up to `duration`, or until stopped; true when stopped.
+    fn wait(&self, duration: Duration) -> bool {
+        let record = self.record();
+        if self.stopping.load(Ordering::Acquire) {
+            return true;
+        }
+        let _ = self
+            .wake
+            .wait_timeout(record, duration)
+            .unwrap_or_else(PoisonError::into_inner);
+        self.stopping.load(Ordering::Acquire)
+    }
+}
+
+/// The request for `scalability_id` on behalf of the lease `shared` describes.
+fn request<C>(shared: &Shared<C>, scalability_id: u8, validity: Duration) -> LeaseRequest<'_> {
+    LeaseRequest {
+        namespace: &shared.namespace,
+        scalability_id,
+        holder: shared.holder,
+        validity,
+        timeout: shared.timing.request_timeout,
+    }
+}
+
+/// The id the lease holds, and until when on the monotonic clock.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    scalability_id: u8,
+    deadline: Duration,
+}
+
+/// How a step ended.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Outcome {
+    /// The lease is held (and confirmed, or still valid after a failed renewal).
+    Held,
+    /// Every id of the range is leased by others.
+    AllTaken,
+    /// The database failed; the error is in the record.
+    Failed,
+    /// The lease was lost (or an answer came too late); the next step acquires again.
+    Lost,
+}
+
+pub(crate) struct Driver<S: LeaseStore, C> {
+    store: S,
+    shared: Arc<Shared<C>>,
+    held: Option<Held>,
+    /// The id held before a loss: tried first, since its row may still be this lease's.
+    previous: Option<u8>,
+    /// Failed attempts in a row, for the backoff.
+    failures: u32,
+    last_failure: Option<S::Error>,
+}
+
+impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
+    pub(crate) fn new(store: S, shared: Arc<Shared<C>>) -> Self {
+        Self {
+            store,
+            shared,
+            held: None,
+            previous: None,
+            failures: 0,
+            last_failure: None,
+        }
+    }
+
+    fn monotonic(&self) -> Duration {
+        self.shared.generator.clock().monotonic()
+    }
+
+    /// The first acquisition, on the caller's thread: until an id is held, every id is taken,
+    /// or the database has failed for the acquisition timeout.
+    pub(crate) fn acquire_first(&mut self) -> Result<(), LeaseError> {
+        let started = self.monotonic();
+        loop {
+            let (outcome, wait) = self.step();
+            match outcome {
+                Outcome::Held => return Ok(()),
+                Outcome::AllTaken => {
+                    return Err(LeaseError::AllTaken {
+                        namespace: self.shared.namespace.clone(),
+                        ids: self.shared.ids.clone(),
+                    });
+                }
+                Outcome::Failed | Outcome::Lost => {}
+            }
+            if self.monotonic().saturating_sub(started) + wait > self.shared.timing.acquire_timeout
+            {
+                let error: Box<dyn std::error::Error + Send + Sync> = match self.last_failure.take()
+                {
+                    Some(error) => Box::new(error),
+                    None => "the answers came too late to hold the lease".into(),
+                };
+                return Err(LeaseError::Database(error));
+            }
+            self.shared.generator.clock().sleep(wait);
+        }
+    }
+
+    /// The lease's thread: steps until stopped, then gives the id up.
+    pub(crate) fn run(mut self) {
+        loop {
+            let (_, wait) = self.step();
+            if self.shared.wait(wait) {
+                break;
+            }
+        }
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        self.shared.generator.close_gate();
+        let mut release_error = None;
+        if let Some(held) = self.held.take() {
+            let grace = self.shared.timing.margin;
+            if let Err(error) =
+                self.store
+                    .release(&request(&self.shared, held.scalability_id, grace))
+            {
+                release_error = Some(error.to_string());
+            }
+        }
+        let mut record = self.shared.record();
+        record.state = Some(LeaseState::Released);
+        record.release_error = release_error;
+        event!(info, namespace = %self.shared.namespace, "scalability-id lease released");
+    }
+
+    /// One round: renew the lease held, or try to acquire one. Returns how it ended and how
+    /// long to wait before the next round.
+    pub(crate) fn step(&mut self) -> (Outcome, Duration) {
+        match self.held {
+            Some(held) => self.renew(held),
+            None => self.acquire(),
+        }
+    }
+
+    fn renew(&mut self, held: Held) -> (Outcome, Duration) {
+        if self.monotonic() >= held.deadline {
+            self.lose(held, "not confirmed before its validity ran out");
+            return (Outcome::Lost, Duration::ZERO);
+        }
+        let sent = self.monotonic();
+        let validity = self.shared.timing.validity;
+        match self
+            .store
+            .renew(&request(&self.shared, held.scalability_id, validity))
+        {
+            Ok(true) => {
+                if self.confirm(held.scalability_id, sent) {
+                    self.failures = 0;
+                    (Outcome::Held, self.shared.timing.renew_every)
+                } else {
+                    self.lose(held, "the renewal's answer came after the validity ran out");
+                    (Outcome::Lost, Duration::ZERO)
+                }
+            }
+            Ok(false) => {
+                self.lose(
+                    held,
+                    "renewal refused: the lease expired or another holder took it",
+                );
+                (Outcome::Lost, Duration::ZERO)
+            }
+            Err(error) => {
+                event!(warn, namespace = %self.shared.namespace, scalability_id = held.scalability_id, %error, "scalability-id lease renewal failed");
+                self.fail(error, Some(LeaseState::Confirming));
+                let left = held.deadline.saturating_sub(self.monotonic());
+                (Outcome::Held, self.backoff().min(left))
+            }
+        }
+    }
+
+    fn acquire(&mut self) -> (Outcome, Duration) {
+        for scalability_id in self.candidates() {
+            let sent = self.monotonic();
+            let validity = self.shared.timing.validity;
+            let request = request(&self.shared, scalability_id, validity);
+            // The id held before may still be this lease's own: renewing it is the only way
+            // to have it back before its row expires.
+            let result = if self.previous == Some(scalability_id) {
+                match self.store.renew(&request) {
+                    Ok(false) => self.store.take(&request),
+                    other => other,
+                }
+            } else {
+                self.store.take(&request)
+            };
+            match result {
+                Ok(true) if self.confirm(scalability_id, sent) => {
+                    self.acquired(scalability_id);
+                    return (Outcome::Held, self.shared.timing.renew_every);
+                }
+                // Taken, but the answer came too late to use: the row expires on its own.
+                Ok(true) => {
+                    self.failures += 1;
+                    self.shared.record().last_error =
+                        Some("the acquisition's answer came after its validity ran out".into());
+                    return (Outcome::Lost, self.backoff());
+                }
+                Ok(false) => {}
+                Err(error) => {
+                    self.fail(error, None);
+                    return (Outcome::Failed, self.backoff());
+                }
+            }
+        }
+        self.failures += 1;
+        let ids = &self.shared.ids;
+        self.shared.record().last_error = Some(std::format!(
+            "all scalability ids {ids:?} of the namespace are leased by other holders"
+        ));
+        (Outcome::AllTaken, self.backoff())
+    }
+
+    /// The ids to try: the one held before, then the range from a random offset, so that
+    /// replicas starting together mostly ask for different ids first.
+    fn candidates(&self) -> Vec<u8> {
+        let (first, last) = (*self.shared.ids.start(), *self.shared.ids.end());
+        let count = u32::from(last - first) + 1;
+        let offset = ThreadRandom.next_u32() % count;
+        // Below 32: the casts are lossless.
+        let ids = (0..count).map(|step| first + ((offset + step) % count) as u8);
+        self.previous
+            .into_iter()
+            .chain(ids.filter(|&id| Some(id) != self.previous))
+            .collect()
+    }
+
+    /// Opens the gate after the database granted `scalability_id` for a call sent at `sent`:
+    /// until `sent + W·(1 − ρ) − m`, as a millisecond of the generator's clock. False when
+    /// that moment has passed already.
+    fn confirm(&mut self, scalability_id: u8, sent: Duration) -> bool {
+        let deadline = sent + self.shared.timing.usable_validity();
+        let now = self.monotonic();
+        let Some(left) = deadline.checked_sub(now).filter(|left| !left.is_zero()) else {
+            return false;
+        };
+        let generator = &self.shared.generator;
+        // A clock outside the epoch's range can stamp no ID: stay closed.
+        let Ok(timestamp) = generator.timestamp_now() else {
+            return false;
+        };
+        // Rounded down: the last millisecond allowed ends no later than the deadline.
+        let gate_deadline = timestamp + left.as_millis() as u64;
+        let moved = self
+            .held
+            .is_none_or(|held| held.scalability_id != scalability_id);
+        if moved {
+            // IDs under this id start from a reading taken now, not from a millisecond
+            // stamped before the id was this lease's.
+            generator.leave_current_millisecond();
+        }
+        generator.open_gate(scalability_id, gate_deadline);
+        self.held = Some(Held {
+            scalability_id,
+            deadline,
+        });
+        let mut record = self.shared.record();
+        record.state = Some(LeaseState::Held);
+        record.scalability_id = Some(scalability_id);
+        record.valid_until_unix_ms = Some((generator.epoch().unix_ms() + gate_deadline) as i64);
+        true
+    }
+
+    fn acquired(&mut self, scalability_id: u8) {
+        self.failures = 0;
+        self.previous = None;
+        let mut record = self.shared.record();
+        debug_assert_eq!(
+            record.scalability_id,
+            Some(scalability_id),
+            "set by confirm"
+        );
+        record.acquisitions += 1;
+        record.last_error = None;
+        event!(info, namespace = %self.shared.namespace, scalability_id, acquisitions = record.acquisitions, "scalability-id lease acquired");
+    }
+
+    fn lose(&mut self, held: Held, reason: &str) {
+        self.shared.generator.close_gate();
+        self.held = None;
+        self.previous = Some(held.scalability_id);
+        let mut record = self.shared.record();
+        record.state = Some(LeaseState::Lost);
+        record.losses += 1;
+        record.last_error = Some(reason.into());
+        event!(error, namespace = %self.shared.namespace, scalability_id = held.scalability_id, reason, "scalability-id lease lost: no IDs until it is acquired again");
+    }
+
+    fn fail(&mut self, error: S::Error, state: Option<LeaseState>) {
+        self.failures += 1;
+        let mut record = self.shared.record();
+        record.last_error = Some(error.to_string());
+        if state.is_some() {
+            record.state = state;
+        }
+        drop(record);
+        self.last_failure = Some(error);
+    }
+
+    /// `retry_min · 2^(failures − 1)`, at most `retry_max`, less up to a quarter at random so
+    /// that replicas that failed together do not retry together.
+    fn backoff(&self) -> Duration {
+        let timing = &self.shared.timing;
+        let doubled = timing
+            .retry_min
+            .saturating_mul(1 << self.failures.saturating_sub(1).min(16));
+        let wait = doubled.min(timing.retry_max);
+        let jitter = f64::from(ThreadRandom.next_u32() % 1024) / 4096.0;
+        wait.mul_f64(1.0 - jitter)
+    }
+}
+
+#[cfg(test)]
+mod tests;

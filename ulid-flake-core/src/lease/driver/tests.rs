@@ -1,0 +1,519 @@
+//! Every transition of the lease, on a scripted clock and a table that follows the SQL's
+//! rules (take only when expired, renew only while valid and one's own) by the database's
+//! clock — here the same scripted clock, so each test states exactly when things happen.
+
+use std::sync::atomic::{AtomicI64, AtomicU64};
+use std::vec;
+
+use super::*;
+use crate::Epoch;
+use crate::generator::Clock;
+
+/// The moment the tests start: 1,000 s after the default epoch.
+const START_UNIX_MS: i64 = 1_704_067_200_000 + 1_000_000;
+
+/// Wall and monotonic time that only the test moves, together.
+#[derive(Clone, Default)]
+struct ScriptedClock(Arc<ClockState>);
+
+#[derive(Default)]
+struct ClockState {
+    /// Microseconds since the test started.
+    elapsed_us: AtomicU64,
+    /// How far the wall clock is off (a step), in ms.
+    wall_offset_ms: AtomicI64,
+}
+
+impl ScriptedClock {
+    fn advance(&self, duration: Duration) {
+        self.0
+            .elapsed_us
+            .fetch_add(duration.as_micros() as u64, Ordering::SeqCst);
+    }
+
+    fn step_wall(&self, by_ms: i64) {
+        self.0.wall_offset_ms.fetch_add(by_ms, Ordering::SeqCst);
+    }
+
+    fn elapsed(&self) -> Duration {
+        Duration::from_micros(self.0.elapsed_us.load(Ordering::SeqCst))
+    }
+
+    /// The database's clock: true time, in µs since the Unix epoch.
+    fn db_now_us(&self) -> i64 {
+        START_UNIX_MS * 1000 + self.elapsed().as_micros() as i64
+    }
+}
+
+impl Clock for ScriptedClock {
+    fn unix_ms(&self) -> i64 {
+        START_UNIX_MS
+            + self.elapsed().as_millis() as i64
+            + self.0.wall_offset_ms.load(Ordering::SeqCst)
+    }
+}
+
+impl LeaseClock for ScriptedClock {
+    fn monotonic(&self) -> Duration {
+        self.elapsed()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        self.advance(duration);
+    }
+}
+
+/// One row of the lease table.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Row {
+    holder: i64,
+    expires_at_us: i64,
+}
+
+/// What the next call to the table does.
+#[derive(Clone, Copy, Debug)]
+enum Fault {
+    /// Fails at once.
+    Error,
+    /// Runs on the database after `before`, and its answer arrives `after` later.
+    Slow { before: Duration, after: Duration },
+}
+
+#[derive(Default)]
+struct TableState {
+    rows: [Row; 32],
+    faults: Vec<Fault>,
+    calls: Vec<&'static str>,
+}
+
+/// The lease table, shared by every holder of a test.
+#[derive(Clone)]
+struct Table {
+    clock: ScriptedClock,
+    state: Arc<Mutex<TableState>>,
+}
+
+impl Table {
+    fn new(clock: &ScriptedClock) -> Self {
+        Self {
+            clock: clock.clone(),
+            state: Arc::default(),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, TableState> {
+        self.state.lock().unwrap()
+    }
+
+    fn fault_next(&self, fault: Fault) {
+        self.state().faults.push(fault);
+    }
+
+    fn row(&self, id: u8) -> Row {
+        self.state().rows[usize::from(id)]
+    }
+
+    /// Runs `statement` on the row at the database's time, with the next fault, if any.
+    fn call(
+        &mut self,
+        name: &'static str,
+        request: &LeaseRequest<'_>,
+        statement: impl FnOnce(&mut Row, i64) -> bool,
+    ) -> Result<bool, std::io::Error> {
+        let fault = {
+            let mut state = self.state();
+            state.calls.push(name);
+            (!state.faults.is_empty()).then(|| state.faults.remove(0))
+        };
+        let (before, after) = match fault {
+            Some(Fault::Error) => return Err(std::io::Error::other("connection reset")),
+            Some(Fault::Slow { before, after }) => (before, after),
+            None => (Duration::ZERO, Duration::ZERO),
+        };
+        self.clock.advance(before);
+        let now = self.clock.db_now_us();
+        let done = statement(
+            &mut self.state().rows[usize::from(request.scalability_id)],
+            now,
+        );
+        self.clock.advance(after);
+        Ok(done)
+    }
+}
+
+impl LeaseStore for Table {
+    type Error = std::io::Error;
+
+    fn take(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        let (holder, validity) = (request.holder, request.validity_us());
+        self.call("take", request, |row, now| {
+            let free = row.expires_at_us < now;
+            if free {
+                *row = Row {
+                    holder,
+                    expires_at_us: now + validity,
+                };
+            }
+            free
+        })
+    }
+
+    fn renew(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        let (holder, validity) = (request.holder, request.validity_us());
+        self.call("renew", request, |row, now| {
+            let own = row.holder == holder && row.expires_at_us >= now;
+            if own {
+                row.expires_at_us = now + validity;
+            }
+            own
+        })
+    }
+
+    fn release(&mut self, request: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        let (holder, grace) = (request.holder, request.validity_us());
+        self.call("release", request, |row, now| {
+            if row.holder == holder {
+                row.expires_at_us = row.expires_at_us.min(now + grace);
+            }
+            true
+        })
+        .map(drop)
+    }
+}
+
+/// 2 s validity, renewed every 400 ms, 200 ms margin, ρ = 10⁻³: usable for 1,798 ms.
+fn timing() -> LeaseTiming {
+    LeaseTiming {
+        validity: Duration::from_secs(2),
+        renew_every: Duration::from_millis(400),
+        margin: Duration::from_millis(200),
+        max_drift: 1e-3,
+        request_timeout: Duration::from_millis(300),
+        retry_min: Duration::from_millis(50),
+        retry_max: Duration::from_millis(400),
+        acquire_timeout: Duration::from_secs(1),
+    }
+}
+
+/// A driver leasing from `table` in ids `ids`, as `ScalabilityIdLease::acquire` builds it.
+fn driver(
+    clock: &ScriptedClock,
+    table: &Table,
+    ids: RangeInclusive<u8>,
+) -> Driver<Table, ScriptedClock> {
+    let generator = Generator::builder()
+        .clock(clock.clone())
+        .build_leased(*ids.start())
+        .unwrap();
+    let shared = Arc::new(Shared::new(generator, "test".into(), ids, timing()));
+    Driver::new(table.clone(), shared)
+}
+
+/// The millisecond since the default epoch that `elapsed` after the start is.
+fn ms_at(elapsed: Duration) -> u64 {
+    (START_UNIX_MS - Epoch::DEFAULT.unix_ms() as i64) as u64 + elapsed.as_millis() as u64
+}
+
+fn generate(driver: &Driver<Table, ScriptedClock>) -> Result<crate::UlidFlake, crate::Error> {
+    driver.shared.generator.generate()
+}
+
+#[test]
+fn acquiring_opens_the_gate_until_the_send_time_plus_the_usable_validity() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 5..=5);
+    assert_eq!(
+        generate(&driver),
+        Err(crate::Error::LeaseNotValid {
+            scalability_id: 5,
+            valid_until_unix_ms: None
+        })
+    );
+    table.fault_next(Fault::Slow {
+        before: Duration::from_millis(30),
+        after: Duration::from_millis(70),
+    });
+
+    assert_eq!(driver.acquire_first().map_err(|e| e.to_string()), Ok(()));
+
+    // Sent at 0: usable until 1,798 ms, whatever the answer's 100 ms of travel.
+    assert_eq!(
+        driver.shared.generator.gate(),
+        (ms_at(Duration::from_millis(1_798)), 5)
+    );
+    assert_eq!(table.row(5).expires_at_us, START_UNIX_MS * 1000 + 2_030_000);
+    let id = generate(&driver).unwrap();
+    assert_eq!(id.scalability_id(), 5);
+    assert_eq!(id.timestamp_ms(), ms_at(Duration::from_millis(100)));
+    let status = driver.shared.status();
+    assert_eq!(status.state, LeaseState::Held);
+    assert_eq!(status.acquisitions, 1);
+    assert_eq!(
+        status.valid_until,
+        Some(UNIX_EPOCH + Duration::from_millis(START_UNIX_MS as u64 + 1_798))
+    );
+}
+
+#[test]
+fn a_renewal_extends_the_deadline_from_its_send_time_not_its_answer() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 0..=0);
+    driver.acquire_first().unwrap();
+    clock.advance(Duration::from_millis(400));
+    table.fault_next(Fault::Slow {
+        before: Duration::from_millis(10),
+        after: Duration::from_millis(500),
+    });
+
+    assert_eq!(driver.step(), (Outcome::Held, Duration::from_millis(400)));
+
+    assert_eq!(
+        driver.shared.generator.gate().0,
+        ms_at(Duration::from_millis(400 + 1_798))
+    );
+}
+
+#[test]
+fn failed_renewals_keep_issuing_until_the_deadline_then_fail_closed() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 3..=3);
+    driver.acquire_first().unwrap();
+    while clock.elapsed() < Duration::from_millis(1_700) {
+        table.fault_next(Fault::Error);
+        let (outcome, wait) = driver.step();
+        assert_eq!(outcome, Outcome::Held);
+        assert_eq!(driver.shared.status().state, LeaseState::Confirming);
+        assert!(
+            generate(&driver).is_ok(),
+            "still valid at {:?}",
+            clock.elapsed()
+        );
+        clock.advance(wait);
+    }
+    // The waits never overshoot the deadline, so the step at 1,798 ms notices it.
+    clock.advance(Duration::from_millis(1_798) - clock.elapsed());
+
+    assert_eq!(
+        generate(&driver),
+        Err(crate::Error::LeaseNotValid {
+            scalability_id: 3,
+            valid_until_unix_ms: Some(START_UNIX_MS + 1_798),
+        })
+    );
+    assert_eq!(driver.shared.status().state, LeaseState::Lost);
+    assert_eq!(driver.step().0, Outcome::Lost);
+    let status = driver.shared.status();
+    assert_eq!(status.losses, 1);
+    assert_eq!(
+        status.last_error.as_deref(),
+        Some("not confirmed before its validity ran out")
+    );
+}
+
+#[test]
+fn a_refused_renewal_closes_the_gate_at_once() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 7..=7);
+    driver.acquire_first().unwrap();
+    // A stall longer than the validity: the row expires and another holder takes it.
+    clock.advance(Duration::from_millis(2_100));
+    let mut other = self::driver(&clock, &table, 7..=7);
+    other.acquire_first().unwrap();
+    assert!(generate(&driver).is_err(), "past the deadline already");
+
+    assert_eq!(driver.step().0, Outcome::Lost);
+
+    assert_eq!(driver.shared.generator.gate().0, 0);
+    assert_eq!(driver.shared.status().state, LeaseState::Lost);
+}
+
+#[test]
+fn an_answer_after_the_validity_cannot_reopen_the_gate() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 1..=1);
+    driver.acquire_first().unwrap();
+    clock.advance(Duration::from_millis(400));
+    // The renewal runs at once, but its answer arrives 2 s later (a paused holder).
+    table.fault_next(Fault::Slow {
+        before: Duration::ZERO,
+        after: Duration::from_secs(2),
+    });
+
+    assert_eq!(driver.step().0, Outcome::Lost);
+
+    assert!(generate(&driver).is_err());
+    assert_eq!(
+        driver.shared.status().last_error.as_deref(),
+        Some("the renewal's answer came after the validity ran out")
+    );
+}
+
+#[test]
+fn after_a_loss_it_renews_its_old_id_first_and_resumes() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 0..=31);
+    driver.acquire_first().unwrap();
+    let held = driver.shared.status().scalability_id.unwrap();
+    clock.advance(Duration::from_millis(1_800));
+    assert_eq!(driver.step().0, Outcome::Lost);
+    table.state().calls.clear();
+
+    // Its row (valid until 2,000 ms) is still its own: renewed, not taken.
+    assert_eq!(driver.step().0, Outcome::Held);
+
+    assert_eq!(table.state().calls, vec!["renew"]);
+    let status = driver.shared.status();
+    assert_eq!(
+        (status.scalability_id, status.acquisitions, status.losses),
+        (Some(held), 2, 1)
+    );
+    assert_eq!(generate(&driver).unwrap().scalability_id(), held);
+}
+
+#[test]
+fn a_new_holder_starts_after_the_old_one_stopped() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut first = driver(&clock, &table, 9..=9);
+    first.acquire_first().unwrap();
+    let mut second = driver(&clock, &table, 9..=9);
+    assert!(matches!(
+        second.acquire_first(),
+        Err(LeaseError::AllTaken { .. })
+    ));
+    let first_deadline = first.shared.generator.gate().0;
+
+    // Partitioned from the table, the first holder stops at its deadline; the second takes
+    // the id once the table sees the row expire, 200 ms (the margin) later at the earliest.
+    let mut elapsed = Duration::ZERO;
+    while second.step().0 != Outcome::Held {
+        clock.advance(Duration::from_millis(10));
+        elapsed += Duration::from_millis(10);
+    }
+
+    assert_eq!(elapsed, Duration::from_millis(2_010));
+    assert!(first_deadline + 200 <= ms_at(elapsed));
+    assert_eq!(generate(&second).unwrap().timestamp_ms(), ms_at(elapsed));
+    assert!(generate(&first).is_err());
+}
+
+#[test]
+fn every_id_taken_fails_the_first_acquisition_naming_the_range() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut holders: Vec<_> = (0..2).map(|_| driver(&clock, &table, 4..=5)).collect();
+    for holder in &mut holders {
+        holder.acquire_first().unwrap();
+    }
+    let mut third = driver(&clock, &table, 4..=5);
+
+    let error = third.acquire_first().unwrap_err();
+
+    assert_eq!(
+        error.to_string(),
+        "all scalability ids 4..=5 of lease namespace \"test\" are taken: expected a free id, \
+         found every one leased by another holder"
+    );
+}
+
+#[test]
+fn a_database_down_for_the_acquire_timeout_fails_with_its_error() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    for _ in 0..64 {
+        table.fault_next(Fault::Error);
+    }
+    let mut driver = driver(&clock, &table, 0..=0);
+
+    let error = driver.acquire_first().unwrap_err();
+
+    assert_eq!(error.to_string(), "lease database error: connection reset");
+    // Backoff from 50 ms, doubling to 400 ms, until the next wait would pass 1 s.
+    assert!(
+        clock.elapsed() <= Duration::from_secs(1),
+        "{:?}",
+        clock.elapsed()
+    );
+    assert!(
+        clock.elapsed() >= Duration::from_millis(500),
+        "{:?}",
+        clock.elapsed()
+    );
+}
+
+#[test]
+fn a_wall_clock_step_back_delays_no_deadline_in_milliseconds() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 2..=2);
+    driver.acquire_first().unwrap();
+    let deadline = driver.shared.generator.gate().0;
+    clock.advance(Duration::from_millis(400));
+    clock.step_wall(-500);
+
+    // Renewed with the wall clock 500 ms behind: the gate's millisecond is 500 ms earlier
+    // than the monotonic deadline would say, never later.
+    assert_eq!(driver.step().0, Outcome::Held);
+
+    assert_eq!(driver.shared.generator.gate().0, deadline + 400 - 500);
+}
+
+#[test]
+fn moving_to_another_id_starts_from_a_fresh_millisecond() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 10..=11);
+    driver.acquire_first().unwrap();
+    let first = generate(&driver).unwrap();
+    // Lost, and its row taken by another holder meanwhile.
+    clock.advance(Duration::from_millis(2_100));
+    assert_eq!(driver.step().0, Outcome::Lost);
+    let mut other = self::driver(
+        &clock,
+        &table,
+        first.scalability_id()..=first.scalability_id(),
+    );
+    other.acquire_first().unwrap();
+    clock.step_wall(-2_100); // and the wall clock back where the first ID was made
+
+    assert_eq!(driver.step().0, Outcome::Held);
+
+    let next = generate(&driver);
+    assert_ne!(
+        driver.shared.status().scalability_id,
+        Some(first.scalability_id())
+    );
+    // Not in the millisecond the first ID was stamped under the other id: it is used up.
+    assert!(
+        matches!(next, Err(crate::Error::Overflow { .. })),
+        "{next:?}"
+    );
+}
+
+#[test]
+fn release_closes_the_gate_and_leaves_the_margin_before_the_id_is_free() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 6..=6);
+    driver.acquire_first().unwrap();
+    let holder = driver.shared.holder;
+
+    driver.shared.stop();
+    driver.shutdown();
+
+    assert!(generate(&driver).is_err());
+    assert_eq!(driver.shared.status().state, LeaseState::Released);
+    assert_eq!(
+        table.row(6),
+        Row {
+            holder,
+            expires_at_us: clock.db_now_us() + 200_000
+        }
+    );
+}

@@ -1,0 +1,769 @@
+//! Scalability ids leased from a database, so that up to 32 replicas each issue IDs under an
+//! id no other replica uses at the same time — and a replica that cannot be sure of its lease
+//! issues none.
+//!
+//! This module holds the protocol once; the adapters supply a [`LeaseStore`] — a connection
+//! and the [SQL](sql) — `ulid-flake-sqlx` for sqlx (`lease_postgres`, `lease_mysql`) and
+//! `ulid-flake-diesel` for Diesel. Leases taken through either exclude each other: they share
+//! one table, `ulid_flake_leases`, with one row per namespace and id.
+//!
+//! ```
+//! use std::time::Duration;
+//! use ulid_flake_core::lease::{LeaseOptions, LeaseState, ScalabilityIdLease};
+//! # use ulid_flake_core::lease::{LeaseRequest, LeaseStore};
+//! # /// A one-process stand-in for a database table, for this example only.
+//! # struct Table;
+//! # impl LeaseStore for Table {
+//! #     type Error = std::io::Error;
+//! #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+//! #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+//! #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+//! # }
+//! # let store = Table;
+//! let lease = ScalabilityIdLease::acquire(store, LeaseOptions::new("billing"))?;
+//! let id = lease.generator().generate_blocking()?;
+//! assert_eq!(id.scalability_id(), lease.status().scalability_id.unwrap());
+//! assert_eq!(lease.status().state, LeaseState::Held);
+//! lease.release()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The protocol
+//!
+//! A lease is a row `(namespace, scalability_id, holder, expires_at_us)` whose expiry the
+//! database sets from its own clock. A replica *takes* an id only when the row has expired,
+//! *renews* it only while the database still counts it valid and the holder is still itself
+//! (a random 64-bit token per lease), and never learns anything from a session lock, so a
+//! killed connection, a pooler that moves statements between sessions, or a failover cannot
+//! make two holders believe they hold the id.
+//!
+//! The replica side keeps a **validity deadline** on its own monotonic clock (on Linux,
+//! `CLOCK_BOOTTIME`, which also counts time the machine spent suspended). Before it sends a
+//! take or a renewal it reads that clock: *s*. When the database answers that the row is
+//! now its own until `db_now + W`, it may issue IDs until
+//!
+//! > *s* + *W*·(1 − ρ) − *m*
+//!
+//! where *W* is the validity granted ([`LeaseTiming::validity`], 15 s by default), ρ bounds
+//! the relative rate difference between the replica's clock and the database's
+//! ([`LeaseTiming::max_drift`], 10⁻³ by default, some hundred times what NTP-disciplined or
+//! even free-running quartz clocks drift), and *m* is a margin ([`LeaseTiming::margin`],
+//! 1 s by default) that covers the difference between replicas' wall clocks, which stamp
+//! the IDs.
+//!
+//! **Why the old holder stops before the new one starts.** The database executed the renewal
+//! after *s*, so the row's expiry is at least *s* + *W* on the database's clock, which is at
+//! least *s* + *W*·(1 − ρ) on the holder's. The holder stops *m* before that. A new holder
+//! can take the row only after the database sees it expired. So, whatever happened to the
+//! network or the connection, the intervals in which two holders issue IDs are separated by
+//! at least *m*, and an answer that arrives late cannot extend a lease: the deadline counts
+//! from *s*, never from the answer's arrival. With the defaults, a holder may issue IDs for
+//! 15 s × 0.999 − 1 s = 13.985 s after it sent its last successful renewal, and renews every
+//! 3 s ([`LeaseTiming::renew_every`]), so four renewals in a row may fail before it stops.
+//!
+//! **The IDs.** Duplicates are IDs with the same id *and* millisecond. Each generator stamps
+//! IDs from its wall clock and checks, on the hot path, that the millisecond it just read is
+//! before its deadline, translated into a millisecond of that clock when the renewal succeeds
+//! (one atomic load and one comparison, in the same word as the scalability id). The new
+//! holder's first millisecond follows the old holder's last by at least *m* minus the
+//! difference between their wall clocks. Keep replicas' clocks within *m* of each other (NTP
+//! does, by orders of magnitude), or raise *m*. A wall clock that steps back on the holder
+//! makes it issue IDs longer in real time, but never with a later millisecond than the
+//! deadline; one that steps forward makes it stop early.
+//!
+//! **Faults, and what happens.**
+//!
+//! | fault | the holder | another replica |
+//! |---|---|---|
+//! | lease connection killed (`pg_terminate_backend`, `KILL`, a proxy restart) | reconnects on its next renewal; keeps issuing while the lease is valid | cannot take the id: its row has not expired |
+//! | network partition, server stalled (`SIGSTOP`) | renewals fail or hang; it stops at its deadline, with [`Error::LeaseNotValid`] | takes the id only after the database sees the row expire, after the holder stopped |
+//! | holder paused (stop-the-world, `SIGSTOP`, VM migration) | on waking, its wall clock has passed the deadline: no ID; a renewal sent before the pause cannot extend it | may take the id once the row expired |
+//! | transaction-mode pooler (PgBouncer) | every statement stands alone, in its own transaction | — |
+//! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's | — |
+//!
+//! **After a loss** the lease tries again by itself with backoff: first to renew the id it
+//! had (its row may still be its own), then to take any free id of the namespace; generation
+//! resumes as soon as it holds one. [`ScalabilityIdLease::status`] reports the state, the id,
+//! the deadline and the last error, for health checks; with the `tracing` feature, acquisition,
+//! failed renewals, loss and re-acquisition are `tracing` events (target
+//! `ulid_flake::lease`).
+//!
+//! What a lease does not cover: a database whose clock steps (rather than drifts), and two
+//! databases (a split-brain failover that loses the table's latest writes). Both break the
+//! assumption that one clock and one table decide.
+
+mod clock;
+mod driver;
+pub mod sql;
+
+use core::fmt;
+use core::ops::RangeInclusive;
+use core::time::Duration;
+use std::boxed::Box;
+use std::string::String;
+use std::sync::{Arc, OnceLock};
+use std::thread::JoinHandle;
+use std::time::SystemTime;
+
+pub use clock::LeaseClock;
+
+use crate::generator::{Generator, GeneratorBuilder, SystemClock, set_default_generator_ref};
+use crate::{Error, SCALABILITY_ID_MAX};
+use driver::{Driver, Shared};
+
+/// The namespace of the leases of an application that does not choose one.
+///
+/// ```
+/// assert_eq!(ulid_flake_core::lease::DEFAULT_LEASE_NAMESPACE, "ulid-flake");
+/// ```
+pub const DEFAULT_LEASE_NAMESPACE: &str = "ulid-flake";
+
+/// The longest lease namespace, in bytes: the table's `namespace` column is a
+/// `VARCHAR(64)`.
+///
+/// ```
+/// assert_eq!(ulid_flake_core::lease::MAX_LEASE_NAMESPACE_LEN, 64);
+/// ```
+pub const MAX_LEASE_NAMESPACE_LEN: usize = 64;
+
+/// One request to a [`LeaseStore`]: which row, and for whom.
+///
+/// ```
+/// use std::time::Duration;
+/// use ulid_flake_core::lease::LeaseRequest;
+///
+/// let request = LeaseRequest {
+///     namespace: "billing",
+///     scalability_id: 3,
+///     holder: 42,
+///     validity: Duration::from_secs(15),
+///     timeout: Duration::from_secs(2),
+/// };
+/// assert_eq!(request.validity_us(), 15_000_000);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeaseRequest<'a> {
+    /// The namespace, 1 to [`MAX_LEASE_NAMESPACE_LEN`] bytes.
+    pub namespace: &'a str,
+    /// The id, `0..=31`.
+    pub scalability_id: u8,
+    /// This lease's token: the holder the row must name.
+    pub holder: i64,
+    /// How long the database is to count the lease valid (for `take` and `renew`), or the
+    /// grace period before a released row expires (for `release`).
+    pub validity: Duration,
+    /// How long the store may wait for the database before it gives up and fails; a store
+    /// that cannot bound its calls documents that it hangs instead (the generator still stops
+    /// at its deadline).
+    pub timeout: Duration,
+}
+
+impl LeaseRequest<'_> {
+    /// [`LeaseRequest::validity`] in microseconds, the unit of the lease table.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # let request = ulid_flake_core::lease::LeaseRequest { namespace: "n", scalability_id: 0, holder: 1, validity: Duration::from_millis(3), timeout: Duration::ZERO };
+    /// assert_eq!(request.validity_us(), 3_000);
+    /// ```
+    pub fn validity_us(&self) -> i64 {
+        i64::try_from(self.validity.as_micros()).unwrap_or(i64::MAX)
+    }
+}
+
+/// Where leases live: a database table reached through one connection, which the store
+/// re-opens by itself when it breaks. The adapters implement it with the statements of
+/// [`sql`], each in a transaction of its own.
+///
+/// Calls block; they run on the lease's own thread.
+///
+/// ```
+/// use ulid_flake_core::lease::{LeaseRequest, LeaseStore};
+///
+/// /// Refuses everything: every id is taken.
+/// struct Full;
+///
+/// impl LeaseStore for Full {
+///     type Error = std::io::Error;
+///     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(false) }
+///     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(false) }
+///     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+/// }
+/// ```
+pub trait LeaseStore: Send + 'static {
+    /// The database library's error.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Takes the id for `request.holder`, valid for `request.validity` from when the database
+    /// runs the statement, if its lease has expired (or never existed): `Ok(true)` when taken,
+    /// `Ok(false)` when another holder's lease is still valid.
+    ///
+    /// # Errors
+    ///
+    /// The database's error: the outcome is unknown.
+    fn take(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error>;
+
+    /// Renews `request.holder`'s lease on the id for `request.validity`, if the database still
+    /// counts it valid: `Ok(true)` when renewed, `Ok(false)` when it expired or another
+    /// holder has it.
+    ///
+    /// # Errors
+    ///
+    /// The database's error: the outcome is unknown.
+    fn renew(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error>;
+
+    /// Lets `request.holder`'s lease on the id expire after `request.validity` (the grace
+    /// period).
+    ///
+    /// # Errors
+    ///
+    /// The database's error; the lease then expires on its own.
+    fn release(&mut self, request: &LeaseRequest<'_>) -> Result<(), Self::Error>;
+}
+
+/// The timing of a lease; see the [module docs](self) for how they bound each other.
+///
+/// ```
+/// use std::time::Duration;
+/// use ulid_flake_core::lease::LeaseTiming;
+///
+/// let timing = LeaseTiming::default();
+/// assert_eq!(timing.validity, Duration::from_secs(15));
+/// assert_eq!(timing.usable_validity(), Duration::from_millis(13_985));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LeaseTiming {
+    /// *W*: how long the database counts a lease valid after it takes or renews it.
+    pub validity: Duration,
+    /// How often the holder renews; well inside the usable validity.
+    pub renew_every: Duration,
+    /// *m*: how long before the database's expiry (in the worst case) the holder stops;
+    /// also the grace period of a released id. At least the largest difference between the
+    /// replicas' wall clocks.
+    pub margin: Duration,
+    /// ρ: the largest relative rate difference between the holder's clock and the
+    /// database's.
+    pub max_drift: f64,
+    /// How long one database call may take before the store gives up on it.
+    pub request_timeout: Duration,
+    /// The first wait after a failed call; it doubles after each failure in a row.
+    pub retry_min: Duration,
+    /// The longest wait between attempts.
+    pub retry_max: Duration,
+    /// How long [`ScalabilityIdLease::acquire`] keeps trying when the database fails (not when
+    /// every id is taken, which fails at once).
+    pub acquire_timeout: Duration,
+}
+
+impl Default for LeaseTiming {
+    /// 15 s validity, renewed every 3 s, 1 s margin, ρ = 10⁻³, 2 s per call, retries from
+    /// 50 ms up to 2 s, and 30 s to acquire.
+    fn default() -> Self {
+        Self {
+            validity: Duration::from_secs(15),
+            renew_every: Duration::from_secs(3),
+            margin: Duration::from_secs(1),
+            max_drift: 1e-3,
+            request_timeout: Duration::from_secs(2),
+            retry_min: Duration::from_millis(50),
+            retry_max: Duration::from_secs(2),
+            acquire_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+impl LeaseTiming {
+    /// *W*·(1 − ρ) − *m*: how long after sending a successful renewal the holder may issue
+    /// IDs.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ulid_flake_core::lease::LeaseTiming;
+    ///
+    /// let timing = LeaseTiming { validity: Duration::from_secs(2), margin: Duration::from_millis(200), ..LeaseTiming::default() };
+    /// assert_eq!(timing.usable_validity(), Duration::from_millis(1_798));
+    /// ```
+    pub fn usable_validity(&self) -> Duration {
+        self.validity
+            .mul_f64(1.0 - self.max_drift)
+            .saturating_sub(self.margin)
+    }
+
+    /// Checks that the timings bound each other as the argument needs.
+    fn check(&self) -> Result<(), LeaseError> {
+        let invalid = |expected| Err(LeaseError::InvalidTiming { expected });
+        if !(0.0..0.5).contains(&self.max_drift) {
+            return invalid("a max_drift in 0..0.5");
+        }
+        if self.renew_every.is_zero() || self.renew_every >= self.usable_validity() {
+            return invalid("renew_every above zero and below validity × (1 − max_drift) − margin");
+        }
+        if self.retry_min.is_zero() || self.retry_min > self.retry_max {
+            return invalid("0 < retry_min <= retry_max");
+        }
+        Ok(())
+    }
+}
+
+/// How to lease: the namespace, the ids to choose from, the timing, and the generator to
+/// build.
+///
+/// ```
+/// use std::time::Duration;
+/// use ulid_flake_core::lease::{LeaseOptions, LeaseTiming};
+///
+/// let options = LeaseOptions::new("billing")
+///     .ids(0..=15) // this application's half of the namespace
+///     .timing(LeaseTiming { validity: Duration::from_secs(30), ..LeaseTiming::default() });
+/// assert_eq!(options.namespace(), "billing");
+/// ```
+#[derive(Clone, Debug)]
+#[must_use = "options do nothing until a lease is acquired with them"]
+pub struct LeaseOptions<C = SystemClock> {
+    namespace: String,
+    ids: RangeInclusive<u8>,
+    timing: LeaseTiming,
+    generator: GeneratorBuilder<C>,
+}
+
+impl LeaseOptions {
+    /// Leases in `namespace` (give each application sharing a database its own), any id
+    /// `0..=31`, with the default timing and a generator with the defaults of
+    /// [`Generator::new`] (scalable, with the leased id).
+    ///
+    /// ```
+    /// let options = ulid_flake_core::lease::LeaseOptions::new("jobs");
+    /// ```
+    pub fn new(namespace: impl Into<String>) -> Self {
+        Self {
+            namespace: namespace.into(),
+            ids: 0..=SCALABILITY_ID_MAX,
+            timing: LeaseTiming::default(),
+            generator: Generator::builder(),
+        }
+    }
+}
+
+impl<C> LeaseOptions<C> {
+    /// The namespace.
+    ///
+    /// ```
+    /// assert_eq!(ulid_flake_core::lease::LeaseOptions::new("jobs").namespace(), "jobs");
+    /// ```
+    pub fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
+    /// The ids to choose from (a sub-range of `0..=31`).
+    ///
+    /// ```
+    /// let options = ulid_flake_core::lease::LeaseOptions::new("jobs").ids(7..=7);
+    /// ```
+    pub fn ids(mut self, ids: RangeInclusive<u8>) -> Self {
+        self.ids = ids;
+        self
+    }
+
+    /// The timing.
+    ///
+    /// ```
+    /// use ulid_flake_core::lease::{LeaseOptions, LeaseTiming};
+    /// let options = LeaseOptions::new("jobs").timing(LeaseTiming::default());
+    /// ```
+    pub fn timing(mut self, timing: LeaseTiming) -> Self {
+        self.timing = timing;
+        self
+    }
+
+    /// The generator's settings (epoch, entropy, clock…); the layout is replaced by the
+    /// scalable one with the leased id. Its clock is also the lease's, so it must be a
+    /// [`LeaseClock`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, generator::Generator, lease::LeaseOptions};
+    /// let options = LeaseOptions::new("jobs").generator(Generator::builder().entropy_bytes(2));
+    /// ```
+    pub fn generator<C2>(self, generator: GeneratorBuilder<C2>) -> LeaseOptions<C2> {
+        LeaseOptions {
+            namespace: self.namespace,
+            ids: self.ids,
+            timing: self.timing,
+            generator,
+        }
+    }
+}
+
+/// What a lease is doing, as [`ScalabilityIdLease::status`] reports it.
+///
+/// ```
+/// use ulid_flake_core::lease::LeaseState;
+/// assert_eq!(LeaseState::Held.to_string(), "held");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LeaseState {
+    /// Valid, and its last renewal succeeded: IDs are issued.
+    Held,
+    /// Valid, but its last renewal failed: IDs are issued until the deadline while it tries
+    /// again.
+    Confirming,
+    /// Not valid (lost, not confirmed in time, or not yet acquired again): no ID is issued
+    /// while it tries to acquire one.
+    Lost,
+    /// Given up by [`ScalabilityIdLease::release`].
+    Released,
+    /// In a forked child: the lease is the parent's, and this process issues no ID under it.
+    Forked,
+}
+
+impl fmt::Display for LeaseState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Held => "held",
+            Self::Confirming => "confirming",
+            Self::Lost => "lost",
+            Self::Released => "released",
+            Self::Forked => "forked",
+        })
+    }
+}
+
+/// A lease's state for health checks and logs.
+///
+/// ```
+/// # use ulid_flake_core::lease::{LeaseOptions, LeaseState, ScalabilityIdLease, LeaseRequest, LeaseStore};
+/// # struct Table;
+/// # impl LeaseStore for Table {
+/// #     type Error = std::io::Error;
+/// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+/// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+/// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+/// # }
+/// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
+/// let status = lease.status();
+/// assert_eq!(status.state, LeaseState::Held);
+/// assert!(status.valid_until.unwrap() > std::time::SystemTime::now());
+/// assert_eq!(status.last_error, None);
+/// # Ok::<(), ulid_flake_core::lease::LeaseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LeaseStatus {
+    /// What the lease is doing.
+    pub state: LeaseState,
+    /// The namespace.
+    pub namespace: String,
+    /// The id held, or last held.
+    pub scalability_id: Option<u8>,
+    /// Until when IDs may be issued (by the generator's clock); `None` when never valid.
+    pub valid_until: Option<SystemTime>,
+    /// The last failure: a database error, a refused renewal, every id taken.
+    pub last_error: Option<String>,
+    /// How many times an id was acquired (1 for a lease never lost).
+    pub acquisitions: u64,
+    /// How many times the lease was lost.
+    pub losses: u64,
+}
+
+/// Why a lease could not be acquired, installed or released.
+///
+/// ```
+/// use ulid_flake_core::lease::LeaseError;
+///
+/// let error = LeaseError::AllTaken { namespace: "billing".into(), ids: 0..=31 };
+/// assert_eq!(
+///     error.to_string(),
+///     "all scalability ids 0..=31 of lease namespace \"billing\" are taken: expected a free \
+///      id, found every one leased by another holder"
+/// );
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LeaseError {
+    /// Other holders have valid leases on every id of the range.
+    AllTaken {
+        /// The namespace.
+        namespace: String,
+        /// The ids that were tried.
+        ids: RangeInclusive<u8>,
+    },
+    /// A namespace that is empty or longer than [`MAX_LEASE_NAMESPACE_LEN`] bytes.
+    InvalidNamespace {
+        /// The namespace's length, in bytes.
+        length: usize,
+    },
+    /// An id range that is empty or reaches past 31.
+    InvalidIds {
+        /// The range.
+        ids: RangeInclusive<u8>,
+    },
+    /// Timings that do not bound each other as the protocol needs.
+    InvalidTiming {
+        /// What they must satisfy.
+        expected: &'static str,
+    },
+    /// The generator's settings are invalid.
+    Generator(Error),
+    /// Installing the lease's generator as the process-wide default found one in place.
+    DefaultGeneratorAlreadySet,
+    /// The database failed for the whole acquisition timeout; this is its last error.
+    Database(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl fmt::Display for LeaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::AllTaken { namespace, ids } => write!(
+                f,
+                "all scalability ids {ids:?} of lease namespace {namespace:?} are taken: \
+                 expected a free id, found every one leased by another holder"
+            ),
+            Self::InvalidNamespace { length } => write!(
+                f,
+                "invalid lease namespace: expected 1..={MAX_LEASE_NAMESPACE_LEN} bytes, \
+                 found {length}"
+            ),
+            Self::InvalidIds { ids } => write!(
+                f,
+                "invalid lease ids: expected a non-empty range within 0..=31, found {ids:?}"
+            ),
+            Self::InvalidTiming { expected } => {
+                write!(f, "invalid lease timing: expected {expected}")
+            }
+            Self::Generator(error) => write!(f, "invalid lease generator: {error}"),
+            Self::DefaultGeneratorAlreadySet => write!(
+                f,
+                "{}; the lease was released",
+                Error::DefaultGeneratorAlreadySet
+            ),
+            Self::Database(error) => write!(f, "lease database error: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for LeaseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Database(error) => Some(&**error),
+            Self::Generator(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// A scalability id leased from a database, and the generator that issues IDs under it.
+///
+/// [`acquire`](Self::acquire) blocks until it holds an id; a thread of its own then renews
+/// the lease, and the generator refuses to issue IDs whenever the lease is not known to be
+/// valid (see the [module docs](self)). Keep the lease for as long as its IDs are made —
+/// usually the life of the process, which [`install_default`](Self::install_default) arranges
+/// for the process-wide default generator. Dropping it stops the generator and lets the id
+/// expire after the margin.
+pub struct ScalabilityIdLease<C: LeaseClock = SystemClock> {
+    shared: Arc<Shared<C>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl<C: LeaseClock> ScalabilityIdLease<C> {
+    /// Takes a free id in the namespace from `store`, then keeps it renewed on a thread of
+    /// its own. Blocks until an id is held; tries each id of the range once from a random
+    /// offset, and retries with backoff while the database fails.
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseError::AllTaken`] when another holder has every id of the range;
+    /// [`LeaseError::Database`] when the database failed for the whole
+    /// [`acquire_timeout`](LeaseTiming::acquire_timeout);
+    /// [`LeaseError::InvalidNamespace`], [`LeaseError::InvalidIds`],
+    /// [`LeaseError::InvalidTiming`] and [`LeaseError::Generator`] for bad options.
+    ///
+    /// ```
+    /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore, LeaseError};
+    /// # struct Full;
+    /// # impl LeaseStore for Full {
+    /// #     type Error = std::io::Error;
+    /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(false) }
+    /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(false) }
+    /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// # }
+    /// let result = ScalabilityIdLease::acquire(Full, LeaseOptions::new("jobs").ids(3..=4));
+    /// assert!(matches!(result, Err(LeaseError::AllTaken { .. })));
+    /// ```
+    pub fn acquire<S: LeaseStore>(store: S, options: LeaseOptions<C>) -> Result<Self, LeaseError>
+    where
+        C: Clone,
+    {
+        let LeaseOptions {
+            namespace,
+            ids,
+            timing,
+            generator,
+        } = options;
+        if !(1..=MAX_LEASE_NAMESPACE_LEN).contains(&namespace.len()) {
+            return Err(LeaseError::InvalidNamespace {
+                length: namespace.len(),
+            });
+        }
+        if ids.is_empty() || *ids.end() > SCALABILITY_ID_MAX {
+            return Err(LeaseError::InvalidIds { ids });
+        }
+        timing.check()?;
+        let generator = generator
+            .build_leased(*ids.start())
+            .map_err(LeaseError::Generator)?;
+        let shared = Arc::new(Shared::new(generator, namespace, ids, timing));
+        let mut driver = Driver::new(store, Arc::clone(&shared));
+        driver.acquire_first()?;
+        let thread = std::thread::Builder::new()
+            .name("ulid-flake-lease".into())
+            .spawn(move || driver.run())
+            .map_err(|error| LeaseError::Database(Box::new(error)))?;
+        Ok(Self {
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    /// The generator, which issues IDs only while the lease is valid: otherwise its calls
+    /// fail with [`Error::LeaseNotValid`] (`generate_blocking` included; it does not wait for a
+    /// lease).
+    ///
+    /// ```
+    /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore};
+    /// # struct Table;
+    /// # impl LeaseStore for Table {
+    /// #     type Error = std::io::Error;
+    /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+    /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+    /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// # }
+    /// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
+    /// let id = lease.generator().generate_blocking()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn generator(&self) -> &Generator<C> {
+        &self.shared.generator
+    }
+
+    /// The lease's state, id, deadline and last error, for health checks.
+    ///
+    /// ```
+    /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore, LeaseState};
+    /// # struct Table;
+    /// # impl LeaseStore for Table {
+    /// #     type Error = std::io::Error;
+    /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+    /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+    /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// # }
+    /// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
+    /// assert_eq!(lease.status().state, LeaseState::Held);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn status(&self) -> LeaseStatus {
+        self.shared.status()
+    }
+
+    /// Stops issuing IDs, lets the id expire after the margin, and waits for the lease's
+    /// thread to finish.
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseError::Database`] when the release statement failed; the lease then expires on
+    /// its own after its validity.
+    ///
+    /// ```
+    /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore};
+    /// # struct Table;
+    /// # impl LeaseStore for Table {
+    /// #     type Error = std::io::Error;
+    /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+    /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+    /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// # }
+    /// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
+    /// let generator_was_working = lease.generator().generate_blocking().is_ok();
+    /// lease.release()?;
+    /// # assert!(generator_was_working);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn release(mut self) -> Result<(), LeaseError> {
+        self.shared.stop();
+        if let Some(thread) = self.thread.take() {
+            // The driver records a failed release; a panicked thread holds nothing more.
+            let _ = thread.join();
+        }
+        match self.shared.release_error() {
+            Some(error) => Err(LeaseError::Database(error.into())),
+            None => Ok(()),
+        }
+    }
+}
+
+impl ScalabilityIdLease {
+    /// Makes the lease's generator the process-wide default (behind `UlidFlake::generate` and
+    /// `Id::generate`) and keeps the lease renewed until the process exits;
+    /// [`installed_lease_status`] then reports it.
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseError::DefaultGeneratorAlreadySet`] when the process has a default generator
+    /// already (installed, or built by a first use); the lease is then released.
+    ///
+    /// ```
+    /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore, installed_lease_status};
+    /// # struct Table;
+    /// # impl LeaseStore for Table {
+    /// #     type Error = std::io::Error;
+    /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+    /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
+    /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// # }
+    /// ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?.install_default()?;
+    /// let id = ulid_flake_core::UlidFlake::generate()?;
+    /// assert_eq!(Some(id.scalability_id()), installed_lease_status().unwrap().scalability_id);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn install_default(mut self) -> Result<(), LeaseError> {
+        // Kept until the process exits: the default generator can never outlive its lease.
+        let shared: &'static Shared<SystemClock> = Box::leak(Box::new(Arc::clone(&self.shared)));
+        if set_default_generator_ref(&shared.generator).is_err() {
+            return Err(LeaseError::DefaultGeneratorAlreadySet);
+        }
+        // Only the first install reaches this point: the default is set once.
+        let _ = INSTALLED.set(shared);
+        // The thread runs on, detached.
+        self.thread = None;
+        core::mem::forget(self);
+        Ok(())
+    }
+}
+
+impl<C: LeaseClock> Drop for ScalabilityIdLease<C> {
+    fn drop(&mut self) {
+        // The thread releases the id when it wakes; nothing here waits for the database.
+        self.shared.stop();
+    }
+}
+
+impl<C: LeaseClock> fmt::Debug for ScalabilityIdLease<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScalabilityIdLease")
+            .field("status", &self.status())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The lease behind the process-wide default generator, if one was installed.
+static INSTALLED: OnceLock<&'static Shared<SystemClock>> = OnceLock::new();
+
+/// The status of the lease that [`ScalabilityIdLease::install_default`] installed, for health
+/// checks; `None` when the default generator is not leased.
+///
+/// ```
+/// // In a process without an installed lease:
+/// assert_eq!(ulid_flake_core::lease::installed_lease_status(), None);
+/// ```
+pub fn installed_lease_status() -> Option<LeaseStatus> {
+    INSTALLED.get().map(|shared| shared.status())
+}
