@@ -4,10 +4,11 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use example_web_axum::{Post, Store, User, router};
+use example_web_axum::{MAX_BODY_BYTES, MAX_TEXT_CHARS, MAX_URI_BYTES, Post, Store, User, router};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sqlx::Connection;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A server on a free loopback port over a fresh database, and its store for checks.
 struct Server {
@@ -90,6 +91,26 @@ impl Server {
             .await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
         serde_json::from_value(body).unwrap()
+    }
+
+    async fn create_post(&self, author: &User, title: &str) -> Post {
+        let body = json!({ "author": author.id, "title": title }).to_string();
+        let (status, body) = self.post("/posts", &body).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        serde_json::from_value(body).unwrap()
+    }
+
+    /// The raw response to `GET target`, for requests reqwest refuses to send (targets over
+    /// 64 KiB).
+    async fn raw_get(&self, target: &str) -> String {
+        let address = self.base.strip_prefix("http://").unwrap();
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let request =
+            format!("GET {target} HTTP/1.1\r\nhost: {address}\r\nconnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).await.unwrap();
+        response
     }
 }
 
@@ -201,6 +222,84 @@ macro_rules! e2e_tests {
                 assert_eq!(server.get(&format!("/posts/{unknown}")).await, (StatusCode::NOT_FOUND, json!({ "error": format!("no post {unknown}") })));
                 let body = json!({ "author": unknown, "title": "x" }).to_string();
                 assert_eq!(server.post("/posts", &body).await, (StatusCode::NOT_FOUND, json!({ "error": format!("no user {unknown}") })));
+                assert_eq!(server.store.counts().await.unwrap(), counts);
+            }
+
+            #[tokio::test]
+            async fn over_long_bodies_names_and_titles_are_json_errors_that_write_nothing() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let counts = server.store.counts().await.unwrap();
+
+                // 1 MiB: reading stops at the body limit.
+                let mebibyte = "x".repeat(1 << 20);
+                let too_large = json!({ "error": format!("request body too large: expected at most {MAX_BODY_BYTES} bytes") });
+                assert_eq!(server.post("/users", &json!({ "name": mebibyte }).to_string()).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large.clone()));
+                let body = json!({ "author": ada.id, "title": mebibyte }).to_string();
+                assert_eq!(server.post("/posts", &body).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large.clone()));
+                // The limit is on bytes: one over it is enough; at it, the body is read (and its name
+                // is too long).
+                let body = |length| format!("{{\"name\":\"{}\"}}", "x".repeat(length - 11));
+                assert_eq!(server.post("/users", &body(MAX_BODY_BYTES + 1)).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large));
+                let error = format!("invalid JSON body: name: expected at most 200 characters, found {}", MAX_BODY_BYTES - 11);
+                assert_eq!(server.post("/users", &body(MAX_BODY_BYTES)).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
+
+                // Within the body limit, names and titles have their own, in characters.
+                let cases = [
+                    ("x".repeat(MAX_TEXT_CHARS + 1), MAX_TEXT_CHARS + 1),
+                    // 2 bytes a character: counted as 201 characters, not 402 bytes.
+                    ("é".repeat(MAX_TEXT_CHARS + 1), MAX_TEXT_CHARS + 1),
+                    ("x".repeat(16_000), 16_000),
+                ];
+                for (text, found) in &cases {
+                    let message = |field| json!({ "error": format!("invalid JSON body: {field}: expected at most 200 characters, found {found}") });
+                    assert_eq!(server.post("/users", &json!({ "name": text }).to_string()).await, (StatusCode::BAD_REQUEST, message("name")));
+                    let body = json!({ "author": ada.id, "title": text }).to_string();
+                    assert_eq!(server.post("/posts", &body).await, (StatusCode::BAD_REQUEST, message("title")));
+                }
+                assert_eq!(server.store.counts().await.unwrap(), counts, "a rejected request wrote");
+
+                // At the limit: stored, and read back whole.
+                let name = "é".repeat(MAX_TEXT_CHARS);
+                let user = server.create_user(&name).await;
+                assert_eq!(server.get(&format!("/users/{}", user.id)).await, (StatusCode::OK, json!({ "id": user.id, "name": name })));
+                let post = server.create_post(&user, &name).await;
+                assert_eq!(post.title, name);
+            }
+
+            #[tokio::test]
+            async fn over_long_request_targets_are_json_errors_that_do_not_echo_them() {
+                let server = Server::$backend().await;
+                let counts = server.store.counts().await.unwrap();
+
+                // Over the limit: a 414 naming the lengths only, before routing.
+                for prefix in ["/users/", "/posts/", "/users?after="] {
+                    for length in [MAX_URI_BYTES + 1, 60 * 1024] {
+                        let target = format!("{prefix}{}", "0".repeat(length - prefix.len()));
+                        let error = format!("URI too long: expected at most 2048 bytes, found {length}");
+                        assert_eq!(server.get(&target).await, (StatusCode::URI_TOO_LONG, json!({ "error": error })), "{prefix}");
+                    }
+                }
+                let target = format!("/users/{}/posts", "0".repeat(MAX_URI_BYTES));
+                let error = format!("URI too long: expected at most 2048 bytes, found {}", target.len());
+                assert_eq!(server.post(&target, "{}").await, (StatusCode::URI_TOO_LONG, json!({ "error": error })));
+
+                // At the limit: the ID's own 400, quoting the start of the value only.
+                let start = "0".repeat(32);
+                for prefix in ["/users/", "/posts/"] {
+                    let length = MAX_URI_BYTES - prefix.len();
+                    let target = format!("{prefix}{}", "0".repeat(length));
+                    let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters, found {length} bytes");
+                    assert_eq!(server.get(&target).await, (StatusCode::BAD_REQUEST, json!({ "error": error })), "{prefix}");
+                }
+                let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters, found 33 bytes");
+                assert_eq!(server.get(&format!("/users/{}", "0".repeat(33))).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
+
+                // Over 64 KiB, hyper answers before the router sees the request: a 414 with no
+                // body (documented; reqwest refuses to send such a URI, so raw HTTP).
+                let response = server.raw_get(&format!("/users/{}", "0".repeat(100 * 1024))).await;
+                assert!(response.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{response}");
+                assert!(response.contains("\r\ncontent-length: 0\r\n") && response.ends_with("\r\n\r\n"), "{response}");
                 assert_eq!(server.store.counts().await.unwrap(), counts);
             }
 
