@@ -62,7 +62,7 @@ fn check_length(field: &str, value: &str) -> Result<(), ApiError> {
 
 #[utoipa::path(post, path = "/users", request_body = NewUser,
     responses((status = 201, body = User), (status = 400, body = ApiError),
-        (status = 413, body = ApiError)))]
+        (status = 413, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn create_user(
     State(store): State<Store>,
     body: Result<Json<NewUser>, JsonRejection>,
@@ -76,7 +76,7 @@ pub(crate) async fn create_user(
 }
 
 #[utoipa::path(get, path = "/users", params(PageQuery<User>),
-    responses((status = 200, body = Page<User>), (status = 400, body = ApiError)))]
+    responses((status = 200, body = Page<User>), (status = 400, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn list_users(
     State(store): State<Store>,
     query: Result<Query<PageQuery<User>>, QueryRejection>,
@@ -86,7 +86,8 @@ pub(crate) async fn list_users(
 }
 
 #[utoipa::path(get, path = "/users/{id}", params(("id" = UlidFlake, Path, description = "The user's ID")),
-    responses((status = 200, body = User), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+    responses((status = 200, body = User), (status = 400, body = ApiError), (status = 404, body = ApiError),
+        (status = 500, body = ApiError)))]
 pub(crate) async fn get_user(
     State(store): State<Store>,
     id: Result<Path<Id<User>>, PathRejection>,
@@ -99,7 +100,8 @@ pub(crate) async fn get_user(
 
 #[utoipa::path(get, path = "/users/{id}/posts",
     params(("id" = UlidFlake, Path, description = "The author's ID"), PageQuery<Post>),
-    responses((status = 200, body = Page<Post>), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+    responses((status = 200, body = Page<Post>), (status = 400, body = ApiError), (status = 404, body = ApiError),
+        (status = 500, body = ApiError)))]
 pub(crate) async fn list_posts_of_user(
     State(store): State<Store>,
     id: Result<Path<Id<User>>, PathRejection>,
@@ -116,7 +118,7 @@ pub(crate) async fn list_posts_of_user(
 
 #[utoipa::path(post, path = "/posts", request_body = NewPost,
     responses((status = 201, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError),
-        (status = 413, body = ApiError)))]
+        (status = 413, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn create_post(
     State(store): State<Store>,
     body: Result<Json<NewPost>, JsonRejection>,
@@ -131,7 +133,8 @@ pub(crate) async fn create_post(
 }
 
 #[utoipa::path(get, path = "/posts/{id}", params(("id" = UlidFlake, Path, description = "The post's ID")),
-    responses((status = 200, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+    responses((status = 200, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError),
+        (status = 500, body = ApiError)))]
 pub(crate) async fn get_post(
     State(store): State<Store>,
     id: Result<Path<Id<Post>>, PathRejection>,

@@ -42,6 +42,16 @@ impl ApiError {
             status: StatusCode::URI_TOO_LONG,
         }
     }
+
+    /// A 500 whose detail goes to the server's log only: the client learns `error`, never
+    /// internals (type names, SQL, the driver's text).
+    fn internal(error: &str, detail: &dyn std::fmt::Display) -> Self {
+        eprintln!("{error}: {detail}");
+        Self {
+            error: error.to_owned(),
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -95,11 +105,16 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
+// sqlx's text names Rust types (`ulid_flake_core::Id<...>`), columns and SQL: it is logged,
+// and the client gets a fixed message.
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
-        Self {
-            error: format!("database error: {error}"),
-            status: StatusCode::INTERNAL_SERVER_ERROR,
+        match error {
+            // A row the types reject: a `TEXT` or negative value in an ID column, say.
+            sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) => {
+                Self::internal("internal error: a stored row could not be read", &error)
+            }
+            _ => Self::internal("internal error: the database request failed", &error),
         }
     }
 }

@@ -9,6 +9,8 @@
 //! - limits: a request body of at most [`MAX_BODY_BYTES`] (16 KiB; a 413 beyond), a request
 //!   target (path and query) of at most [`MAX_URI_BYTES`] (2 KiB; a 414 beyond), names and
 //!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond);
+//! - a stored row the types reject (a corrupt ID column) is a 500 with a fixed message; the
+//!   detail goes to the server's standard error only;
 //! - the OpenAPI document at `/openapi.json`.
 //!
 //! Every error is a JSON [`ApiError`], except for a request target over 64 KiB or a request

@@ -13,6 +13,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// A server on a free loopback port over a fresh database, and its store for checks.
 struct Server {
     base: String,
+    /// The database's URL, to change rows behind the API's back.
+    url: String,
     store: Store,
     client: reqwest::Client,
 }
@@ -35,6 +37,7 @@ impl Server {
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         Self {
             base,
+            url: url.to_owned(),
             store,
             client: reqwest::Client::new(),
         }
@@ -100,6 +103,15 @@ impl Server {
         serde_json::from_value(body).unwrap()
     }
 
+    /// Runs SQL on the database directly, as a buggy writer or a manual fix might.
+    async fn execute(&self, sql: &str) {
+        let mut connection = sqlx::AnyConnection::connect(&self.url).await.unwrap();
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
+            .execute(&mut connection)
+            .await
+            .unwrap();
+    }
+
     /// The raw response to `GET target`, for requests reqwest refuses to send (targets over
     /// 64 KiB).
     async fn raw_get(&self, target: &str) -> String {
@@ -113,6 +125,9 @@ impl Server {
         response
     }
 }
+
+/// The body of every 500 for a row the types reject.
+const UNREADABLE_ROW: &str = "internal error: a stored row could not be read";
 
 /// The message of a rejected ID, as the codec words it.
 const BAD_CHARACTER: &str =
@@ -304,6 +319,28 @@ macro_rules! e2e_tests {
             }
 
             #[tokio::test]
+            async fn corrupt_rows_are_500s_that_expose_no_internals() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let post = server.create_post(&ada, "Notes").await;
+                assert_eq!(server.get(&format!("/posts/{}", post.id)).await.0, StatusCode::OK);
+
+                // A negative BIGINT where an ID belongs (through the foreign key, so that the
+                // post still exists and is read).
+                server.execute(&format!("INSERT INTO users (id, name) VALUES (-5, 'Mallory'); UPDATE posts SET author = -5 WHERE id = {}", post.id.to_i64())).await;
+                let unreadable = (StatusCode::INTERNAL_SERVER_ERROR, json!({ "error": UNREADABLE_ROW }));
+                assert_eq!(server.get(&format!("/posts/{}", post.id)).await, unreadable);
+
+                // Any other database failure: a fixed message too, not the driver's text.
+                server.execute("DROP TABLE posts").await;
+                assert_eq!(
+                    server.get(&format!("/users/{}/posts", ada.id)).await,
+                    (StatusCode::INTERNAL_SERVER_ERROR, json!({ "error": "internal error: the database request failed" }))
+                );
+                assert_eq!(server.get(&format!("/users/{}", ada.id)).await.0, StatusCode::OK);
+            }
+
+            #[tokio::test]
             async fn the_openapi_document_describes_ids_as_13_character_strings() {
                 let server = Server::$backend().await;
                 let (status, document) = server.get("/openapi.json").await;
@@ -321,3 +358,27 @@ macro_rules! e2e_tests {
 
 e2e_tests!(sqlite);
 e2e_tests!(postgres);
+
+/// SQLite stores a `TEXT` in a `BIGINT` column if asked (column types are affinities there).
+#[tokio::test]
+async fn sqlite_text_in_an_id_column_is_a_500_that_exposes_no_internals() {
+    let server = Server::sqlite().await;
+    let ada = server.create_user("Ada").await;
+    let bob = server.create_user("Bob").await;
+    server.create_post(&bob, "Notes").await;
+    server
+        .execute(&format!(
+            "UPDATE users SET id = 'corrupt' WHERE id = {}; UPDATE posts SET id = 'also corrupt'",
+            ada.id.to_i64()
+        ))
+        .await;
+    let unreadable = (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        json!({ "error": UNREADABLE_ROW }),
+    );
+    assert_eq!(server.get("/users").await, unreadable);
+    assert_eq!(
+        server.get(&format!("/users/{}/posts", bob.id)).await,
+        unreadable
+    );
+}
