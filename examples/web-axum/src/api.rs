@@ -15,13 +15,15 @@ use crate::{
     ApiDoc, ApiError, MAX_TEXT_CHARS, MAX_URI_BYTES, NewPost, NewUser, Page, Post, Store, User,
 };
 
-/// The query of a list: `?after=<id>&limit=<n>`.
+/// The query of a list: `?after=<id>&limit=<n>`, both optional.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct PageQuery<T> {
     /// The last ID of the previous page; the first page without it.
-    #[param(value_type = Option<UlidFlake>)]
+    #[param(value_type = UlidFlake, required = false)]
     after: Option<Id<T>>,
     /// How many items, 1 to 100; 20 without it.
+    #[param(value_type = u32, required = false, minimum = 1, maximum = 100, default = 20)]
     limit: Option<u32>,
 }
 

@@ -11,7 +11,7 @@
 //!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond);
 //! - a stored row the types reject (a corrupt ID column) is a 500 with a fixed message; the
 //!   detail goes to the server's standard error only;
-//! - the OpenAPI document at `/openapi.json`.
+//! - the OpenAPI document at `/openapi.json` (and `example-web-axum --print-openapi`).
 //!
 //! Every error is a JSON [`ApiError`], except for a request target over 64 KiB or a request
 //! head over about 400 KiB: hyper answers those (414, 431) itself, with an empty body, before

@@ -382,3 +382,85 @@ async fn sqlite_text_in_an_id_column_is_a_500_that_exposes_no_internals() {
         unreadable
     );
 }
+
+#[tokio::test]
+async fn list_parameters_are_optional_query_parameters_in_the_openapi_document() {
+    let server = Server::sqlite().await;
+    let (status, document) = server.get("/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    let page = [
+        json!({
+            "name": "after",
+            "in": "query",
+            "description": "The last ID of the previous page; the first page without it.",
+            "required": false,
+            "schema": { "$ref": "#/components/schemas/UlidFlake" }
+        }),
+        json!({
+            "name": "limit",
+            "in": "query",
+            "description": "How many items, 1 to 100; 20 without it.",
+            "required": false,
+            "schema": { "type": "integer", "format": "int32", "default": 20, "minimum": 1, "maximum": 100 }
+        }),
+    ];
+    let id = |description| {
+        json!({
+            "name": "id",
+            "in": "path",
+            "description": description,
+            "required": true,
+            "schema": { "$ref": "#/components/schemas/UlidFlake" }
+        })
+    };
+    let paths = &document["paths"];
+    assert_eq!(paths["/users"]["get"]["parameters"], json!(page));
+    assert_eq!(
+        paths["/users/{id}/posts"]["get"]["parameters"],
+        json!([id("The author's ID"), page[0], page[1]])
+    );
+    assert_eq!(
+        paths["/users/{id}"]["get"]["parameters"],
+        json!([id("The user's ID")])
+    );
+    assert_eq!(
+        paths["/posts/{id}"]["get"]["parameters"],
+        json!([id("The post's ID")])
+    );
+    for operation in [&paths["/users"]["post"], &paths["/posts"]["post"]] {
+        assert_eq!(operation.get("parameters"), None);
+    }
+
+    // The documented limits are the enforced ones.
+    let schemas = &document["components"]["schemas"];
+    for (schema, field) in [("NewUser", "name"), ("NewPost", "title")] {
+        assert_eq!(
+            schemas[schema]["properties"][field]["maxLength"].as_u64(),
+            Some(MAX_TEXT_CHARS as u64)
+        );
+    }
+    assert_eq!(
+        document["info"]["description"],
+        format!(
+            "Users and posts with Ulid-Flake keys. Limits: request bodies of at most \
+             {MAX_BODY_BYTES} bytes (413 beyond), request targets of at most {MAX_URI_BYTES} \
+             bytes (414 beyond), names and titles of at most {MAX_TEXT_CHARS} characters \
+             (400 beyond)."
+        )
+    );
+}
+
+/// `scripts/validate-openapi.sh` validates the printed document: it must be the served one.
+#[tokio::test]
+async fn the_printed_openapi_document_is_the_served_one() {
+    let server = Server::sqlite().await;
+    let (status, served) = server.get("/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_example-web-axum"))
+        .arg("--print-openapi")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(printed, served);
+}
