@@ -3,21 +3,27 @@
 
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query, Request, State};
 use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use ulid_flake_core::{Id, UlidFlake};
 use utoipa::OpenApi;
 
-use crate::{ApiDoc, ApiError, NewPost, NewUser, Page, Post, Store, User};
+use crate::{
+    ApiDoc, ApiError, MAX_TEXT_CHARS, MAX_URI_BYTES, NewPost, NewUser, Page, Post, Store, User,
+};
 
-/// The query of a list: `?after=<id>&limit=<n>`.
+/// The query of a list: `?after=<id>&limit=<n>`, both optional.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct PageQuery<T> {
     /// The last ID of the previous page; the first page without it.
-    #[param(value_type = Option<UlidFlake>)]
+    #[param(value_type = UlidFlake, required = false)]
     after: Option<Id<T>>,
     /// How many items, 1 to 100; 20 without it.
+    #[param(value_type = u32, required = false, minimum = 1, maximum = 100, default = 20)]
     limit: Option<u32>,
 }
 
@@ -32,13 +38,39 @@ impl<T> PageQuery<T> {
     }
 }
 
+/// A request target longer than [`MAX_URI_BYTES`] is a 414 before routing. (Over 64 KiB, hyper
+/// answers the 414 itself, with an empty body: such a request never reaches the router.)
+pub(crate) async fn limit_uri(request: Request, next: Next) -> Response {
+    let length = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |target| target.as_str().len());
+    if length > MAX_URI_BYTES {
+        return ApiError::uri_too_long(length).into_response();
+    }
+    next.run(request).await
+}
+
+/// A 400 for a `field` longer than [`MAX_TEXT_CHARS`] (counted as JSON Schema's `maxLength`
+/// counts: Unicode scalar values, not bytes).
+fn check_length(field: &str, value: &str) -> Result<(), ApiError> {
+    match value.chars().count() {
+        found if found > MAX_TEXT_CHARS => Err(ApiError::bad_request(format!(
+            "invalid JSON body: {field}: expected at most {MAX_TEXT_CHARS} characters, found {found}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 #[utoipa::path(post, path = "/users", request_body = NewUser,
-    responses((status = 201, body = User), (status = 400, body = ApiError)))]
+    responses((status = 201, body = User), (status = 400, body = ApiError),
+        (status = 413, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn create_user(
     State(store): State<Store>,
     body: Result<Json<NewUser>, JsonRejection>,
 ) -> Result<(StatusCode, Json<User>), ApiError> {
     let Json(new) = body?;
+    check_length("name", &new.name)?;
     Ok((
         StatusCode::CREATED,
         Json(store.create_user(new.name).await?),
@@ -46,7 +78,7 @@ pub(crate) async fn create_user(
 }
 
 #[utoipa::path(get, path = "/users", params(PageQuery<User>),
-    responses((status = 200, body = Page<User>), (status = 400, body = ApiError)))]
+    responses((status = 200, body = Page<User>), (status = 400, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn list_users(
     State(store): State<Store>,
     query: Result<Query<PageQuery<User>>, QueryRejection>,
@@ -56,7 +88,8 @@ pub(crate) async fn list_users(
 }
 
 #[utoipa::path(get, path = "/users/{id}", params(("id" = UlidFlake, Path, description = "The user's ID")),
-    responses((status = 200, body = User), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+    responses((status = 200, body = User), (status = 400, body = ApiError), (status = 404, body = ApiError),
+        (status = 500, body = ApiError)))]
 pub(crate) async fn get_user(
     State(store): State<Store>,
     id: Result<Path<Id<User>>, PathRejection>,
@@ -69,7 +102,8 @@ pub(crate) async fn get_user(
 
 #[utoipa::path(get, path = "/users/{id}/posts",
     params(("id" = UlidFlake, Path, description = "The author's ID"), PageQuery<Post>),
-    responses((status = 200, body = Page<Post>), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+    responses((status = 200, body = Page<Post>), (status = 400, body = ApiError), (status = 404, body = ApiError),
+        (status = 500, body = ApiError)))]
 pub(crate) async fn list_posts_of_user(
     State(store): State<Store>,
     id: Result<Path<Id<User>>, PathRejection>,
@@ -85,12 +119,14 @@ pub(crate) async fn list_posts_of_user(
 }
 
 #[utoipa::path(post, path = "/posts", request_body = NewPost,
-    responses((status = 201, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+    responses((status = 201, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError),
+        (status = 413, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn create_post(
     State(store): State<Store>,
     body: Result<Json<NewPost>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Post>), ApiError> {
     let Json(new) = body?;
+    check_length("title", &new.title)?;
     let author = new.author;
     match store.create_post(new).await? {
         Some(post) => Ok((StatusCode::CREATED, Json(post))),
@@ -99,7 +135,8 @@ pub(crate) async fn create_post(
 }
 
 #[utoipa::path(get, path = "/posts/{id}", params(("id" = UlidFlake, Path, description = "The post's ID")),
-    responses((status = 200, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError)))]
+    responses((status = 200, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError),
+        (status = 500, body = ApiError)))]
 pub(crate) async fn get_post(
     State(store): State<Store>,
     id: Result<Path<Id<Post>>, PathRejection>,

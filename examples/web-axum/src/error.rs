@@ -1,10 +1,13 @@
 //! The API's errors: a status and a JSON body that says what was wrong.
 
 use axum::Json;
+use axum::extract::path::ErrorKind;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+
+use crate::{MAX_BODY_BYTES, MAX_URI_BYTES};
 
 /// An error response: `{"error": "..."}` with its status.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -31,6 +34,24 @@ impl ApiError {
             status: StatusCode::NOT_FOUND,
         }
     }
+
+    /// A 414: the request target (path and query) is longer than [`MAX_URI_BYTES`].
+    pub(crate) fn uri_too_long(found: usize) -> Self {
+        Self {
+            error: format!("URI too long: expected at most {MAX_URI_BYTES} bytes, found {found}"),
+            status: StatusCode::URI_TOO_LONG,
+        }
+    }
+
+    /// A 500 whose detail goes to the server's log only: the client learns `error`, never
+    /// internals (type names, SQL, the driver's text).
+    fn internal(error: &str, detail: &dyn std::fmt::Display) -> Self {
+        eprintln!("{error}: {detail}");
+        Self {
+            error: error.to_owned(),
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -39,10 +60,28 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The most characters of an input that an error message quotes; a longer input is cut.
+const MAX_QUOTED_CHARS: usize = 32;
+
 // The extractors' rejections become 400s with the parser's own message (axum's text names
 // the part of the request; the ID's error says what was expected and found).
 impl From<PathRejection> for ApiError {
     fn from(rejection: PathRejection) -> Self {
+        // axum quotes the whole value; quote only the start of a long one (the message that
+        // follows gives its length).
+        if let PathRejection::FailedToDeserializePathParams(error) = &rejection
+            && let ErrorKind::DeserializeError {
+                key,
+                value,
+                message,
+            } = error.kind()
+            && value.chars().count() > MAX_QUOTED_CHARS
+        {
+            let start: String = value.chars().take(MAX_QUOTED_CHARS).collect();
+            return Self::bad_request(format!(
+                "invalid path parameter: Invalid URL: Cannot parse `{key}` with value `{start}…`: {message}"
+            ));
+        }
         Self::bad_request(format!("invalid path parameter: {}", rejection.body_text()))
     }
 }
@@ -55,15 +94,27 @@ impl From<QueryRejection> for ApiError {
 
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
+        // Reading the body stopped at the limit (`DefaultBodyLimit` in the router).
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return Self {
+                error: format!("request body too large: expected at most {MAX_BODY_BYTES} bytes"),
+                status: StatusCode::PAYLOAD_TOO_LARGE,
+            };
+        }
         Self::bad_request(format!("invalid JSON body: {}", rejection.body_text()))
     }
 }
 
+// sqlx's text names Rust types (`ulid_flake_core::Id<...>`), columns and SQL: it is logged,
+// and the client gets a fixed message.
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
-        Self {
-            error: format!("database error: {error}"),
-            status: StatusCode::INTERNAL_SERVER_ERROR,
+        match error {
+            // A row the types reject: a `TEXT` or negative value in an ID column, say.
+            sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) => {
+                Self::internal("internal error: a stored row could not be read", &error)
+            }
+            _ => Self::internal("internal error: the database request failed", &error),
         }
     }
 }

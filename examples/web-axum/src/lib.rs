@@ -6,7 +6,16 @@
 //! - cursor pagination by ID: IDs sort by creation time, so `after` is the last ID of a page;
 //! - a malformed ID in a path, query or body is a 400 with a JSON error saying what was
 //!   wrong, an unknown ID a 404, and a rejected request writes nothing;
-//! - the OpenAPI document at `/openapi.json`.
+//! - limits: a request body of at most [`MAX_BODY_BYTES`] (16 KiB; a 413 beyond), a request
+//!   target (path and query) of at most [`MAX_URI_BYTES`] (2 KiB; a 414 beyond), names and
+//!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond);
+//! - a stored row the types reject (a corrupt ID column) is a 500 with a fixed message; the
+//!   detail goes to the server's standard error only;
+//! - the OpenAPI document at `/openapi.json` (and `example-web-axum --print-openapi`).
+//!
+//! Every error is a JSON [`ApiError`], except for a request target over 64 KiB or a request
+//! head over about 400 KiB: hyper answers those (414, 431) itself, with an empty body, before
+//! any of this code runs.
 //!
 //! SQLite by default (a file, created on first run), PostgreSQL when the URL says so.
 
@@ -15,19 +24,27 @@ mod error;
 mod store;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
-use utoipa::OpenApi;
+use utoipa::{Modify, OpenApi};
 
 pub use error::ApiError;
 pub use store::{NewPost, NewUser, Page, Post, Store, User};
 
+/// The largest request body read, in bytes: a longer one is a 413.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+/// The longest request target (path and query), in bytes: a longer one is a 414.
+pub const MAX_URI_BYTES: usize = 2 * 1024;
+
+/// The most characters (Unicode scalar values) in a name or a title: more is a 400.
+pub const MAX_TEXT_CHARS: usize = 200;
+
 /// The OpenAPI document of the API.
 #[derive(OpenApi)]
 #[openapi(
-    info(
-        title = "Ulid-Flake example API",
-        description = "Users and posts with Ulid-Flake keys"
-    ),
+    info(title = "Ulid-Flake example API"),
+    modifiers(&Limits),
     paths(
         api::create_user,
         api::list_users,
@@ -40,7 +57,21 @@ pub use store::{NewPost, NewUser, Page, Post, Store, User};
 )]
 pub struct ApiDoc;
 
-/// The API's routes over a store.
+/// The document's description, with the limits from their constants.
+struct Limits;
+
+impl Modify for Limits {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        openapi.info.description = Some(format!(
+            "Users and posts with Ulid-Flake keys. Limits: request bodies of at most \
+             {MAX_BODY_BYTES} bytes (413 beyond), request targets of at most {MAX_URI_BYTES} \
+             bytes (414 beyond), names and titles of at most {MAX_TEXT_CHARS} characters \
+             (400 beyond)."
+        ));
+    }
+}
+
+/// The API's routes over a store, with the body and request-target limits.
 pub fn router(store: Store) -> Router {
     Router::new()
         .route("/users", post(api::create_user).get(api::list_users))
@@ -50,4 +81,7 @@ pub fn router(store: Store) -> Router {
         .route("/posts/{id}", get(api::get_post))
         .route("/openapi.json", get(api::openapi))
         .with_state(store)
+        // The JSON extractors stop reading here; the rejection becomes a JSON 413.
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(api::limit_uri))
 }

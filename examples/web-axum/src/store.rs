@@ -32,7 +32,8 @@ pub struct Post {
 /// The body of `POST /users`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct NewUser {
-    /// The user's name.
+    /// The user's name: at most 200 characters (`MAX_TEXT_CHARS`).
+    #[schema(max_length = 200)]
     pub name: String,
 }
 
@@ -42,7 +43,8 @@ pub struct NewPost {
     /// The author's ID, as its 13-character text.
     #[schema(value_type = UlidFlake)]
     pub author: Id<User>,
-    /// The title.
+    /// The title: at most 200 characters (`MAX_TEXT_CHARS`).
+    #[schema(max_length = 200)]
     pub title: String,
 }
 

@@ -4,14 +4,17 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use example_web_axum::{Post, Store, User, router};
+use example_web_axum::{MAX_BODY_BYTES, MAX_TEXT_CHARS, MAX_URI_BYTES, Post, Store, User, router};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sqlx::Connection;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A server on a free loopback port over a fresh database, and its store for checks.
 struct Server {
     base: String,
+    /// The database's URL, to change rows behind the API's back.
+    url: String,
     store: Store,
     client: reqwest::Client,
 }
@@ -34,6 +37,7 @@ impl Server {
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         Self {
             base,
+            url: url.to_owned(),
             store,
             client: reqwest::Client::new(),
         }
@@ -91,7 +95,39 @@ impl Server {
         assert_eq!(status, StatusCode::CREATED, "{body}");
         serde_json::from_value(body).unwrap()
     }
+
+    async fn create_post(&self, author: &User, title: &str) -> Post {
+        let body = json!({ "author": author.id, "title": title }).to_string();
+        let (status, body) = self.post("/posts", &body).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        serde_json::from_value(body).unwrap()
+    }
+
+    /// Runs SQL on the database directly, as a buggy writer or a manual fix might.
+    async fn execute(&self, sql: &str) {
+        let mut connection = sqlx::AnyConnection::connect(&self.url).await.unwrap();
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
+            .execute(&mut connection)
+            .await
+            .unwrap();
+    }
+
+    /// The raw response to `GET target`, for requests reqwest refuses to send (targets over
+    /// 64 KiB).
+    async fn raw_get(&self, target: &str) -> String {
+        let address = self.base.strip_prefix("http://").unwrap();
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let request =
+            format!("GET {target} HTTP/1.1\r\nhost: {address}\r\nconnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).await.unwrap();
+        response
+    }
 }
+
+/// The body of every 500 for a row the types reject.
+const UNREADABLE_ROW: &str = "internal error: a stored row could not be read";
 
 /// The message of a rejected ID, as the codec words it.
 const BAD_CHARACTER: &str =
@@ -205,6 +241,106 @@ macro_rules! e2e_tests {
             }
 
             #[tokio::test]
+            async fn over_long_bodies_names_and_titles_are_json_errors_that_write_nothing() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let counts = server.store.counts().await.unwrap();
+
+                // 1 MiB: reading stops at the body limit.
+                let mebibyte = "x".repeat(1 << 20);
+                let too_large = json!({ "error": format!("request body too large: expected at most {MAX_BODY_BYTES} bytes") });
+                assert_eq!(server.post("/users", &json!({ "name": mebibyte }).to_string()).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large.clone()));
+                let body = json!({ "author": ada.id, "title": mebibyte }).to_string();
+                assert_eq!(server.post("/posts", &body).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large.clone()));
+                // The limit is on bytes: one over it is enough; at it, the body is read (and its name
+                // is too long).
+                let body = |length| format!("{{\"name\":\"{}\"}}", "x".repeat(length - 11));
+                assert_eq!(server.post("/users", &body(MAX_BODY_BYTES + 1)).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large));
+                let error = format!("invalid JSON body: name: expected at most 200 characters, found {}", MAX_BODY_BYTES - 11);
+                assert_eq!(server.post("/users", &body(MAX_BODY_BYTES)).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
+
+                // Within the body limit, names and titles have their own, in characters.
+                let cases = [
+                    ("x".repeat(MAX_TEXT_CHARS + 1), MAX_TEXT_CHARS + 1),
+                    // 2 bytes a character: counted as 201 characters, not 402 bytes.
+                    ("é".repeat(MAX_TEXT_CHARS + 1), MAX_TEXT_CHARS + 1),
+                    ("x".repeat(16_000), 16_000),
+                ];
+                for (text, found) in &cases {
+                    let message = |field| json!({ "error": format!("invalid JSON body: {field}: expected at most 200 characters, found {found}") });
+                    assert_eq!(server.post("/users", &json!({ "name": text }).to_string()).await, (StatusCode::BAD_REQUEST, message("name")));
+                    let body = json!({ "author": ada.id, "title": text }).to_string();
+                    assert_eq!(server.post("/posts", &body).await, (StatusCode::BAD_REQUEST, message("title")));
+                }
+                assert_eq!(server.store.counts().await.unwrap(), counts, "a rejected request wrote");
+
+                // At the limit: stored, and read back whole.
+                let name = "é".repeat(MAX_TEXT_CHARS);
+                let user = server.create_user(&name).await;
+                assert_eq!(server.get(&format!("/users/{}", user.id)).await, (StatusCode::OK, json!({ "id": user.id, "name": name })));
+                let post = server.create_post(&user, &name).await;
+                assert_eq!(post.title, name);
+            }
+
+            #[tokio::test]
+            async fn over_long_request_targets_are_json_errors_that_do_not_echo_them() {
+                let server = Server::$backend().await;
+                let counts = server.store.counts().await.unwrap();
+
+                // Over the limit: a 414 naming the lengths only, before routing.
+                for prefix in ["/users/", "/posts/", "/users?after="] {
+                    for length in [MAX_URI_BYTES + 1, 60 * 1024] {
+                        let target = format!("{prefix}{}", "0".repeat(length - prefix.len()));
+                        let error = format!("URI too long: expected at most 2048 bytes, found {length}");
+                        assert_eq!(server.get(&target).await, (StatusCode::URI_TOO_LONG, json!({ "error": error })), "{prefix}");
+                    }
+                }
+                let target = format!("/users/{}/posts", "0".repeat(MAX_URI_BYTES));
+                let error = format!("URI too long: expected at most 2048 bytes, found {}", target.len());
+                assert_eq!(server.post(&target, "{}").await, (StatusCode::URI_TOO_LONG, json!({ "error": error })));
+
+                // At the limit: the ID's own 400, quoting the start of the value only.
+                let start = "0".repeat(32);
+                for prefix in ["/users/", "/posts/"] {
+                    let length = MAX_URI_BYTES - prefix.len();
+                    let target = format!("{prefix}{}", "0".repeat(length));
+                    let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters, found {length} bytes");
+                    assert_eq!(server.get(&target).await, (StatusCode::BAD_REQUEST, json!({ "error": error })), "{prefix}");
+                }
+                let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters, found 33 bytes");
+                assert_eq!(server.get(&format!("/users/{}", "0".repeat(33))).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
+
+                // Over 64 KiB, hyper answers before the router sees the request: a 414 with no
+                // body (documented; reqwest refuses to send such a URI, so raw HTTP).
+                let response = server.raw_get(&format!("/users/{}", "0".repeat(100 * 1024))).await;
+                assert!(response.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{response}");
+                assert!(response.contains("\r\ncontent-length: 0\r\n") && response.ends_with("\r\n\r\n"), "{response}");
+                assert_eq!(server.store.counts().await.unwrap(), counts);
+            }
+
+            #[tokio::test]
+            async fn corrupt_rows_are_500s_that_expose_no_internals() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let post = server.create_post(&ada, "Notes").await;
+                assert_eq!(server.get(&format!("/posts/{}", post.id)).await.0, StatusCode::OK);
+
+                // A negative BIGINT where an ID belongs (through the foreign key, so that the
+                // post still exists and is read).
+                server.execute(&format!("INSERT INTO users (id, name) VALUES (-5, 'Mallory'); UPDATE posts SET author = -5 WHERE id = {}", post.id.to_i64())).await;
+                let unreadable = (StatusCode::INTERNAL_SERVER_ERROR, json!({ "error": UNREADABLE_ROW }));
+                assert_eq!(server.get(&format!("/posts/{}", post.id)).await, unreadable);
+
+                // Any other database failure: a fixed message too, not the driver's text.
+                server.execute("DROP TABLE posts").await;
+                assert_eq!(
+                    server.get(&format!("/users/{}/posts", ada.id)).await,
+                    (StatusCode::INTERNAL_SERVER_ERROR, json!({ "error": "internal error: the database request failed" }))
+                );
+                assert_eq!(server.get(&format!("/users/{}", ada.id)).await.0, StatusCode::OK);
+            }
+
+            #[tokio::test]
             async fn the_openapi_document_describes_ids_as_13_character_strings() {
                 let server = Server::$backend().await;
                 let (status, document) = server.get("/openapi.json").await;
@@ -222,3 +358,109 @@ macro_rules! e2e_tests {
 
 e2e_tests!(sqlite);
 e2e_tests!(postgres);
+
+/// SQLite stores a `TEXT` in a `BIGINT` column if asked (column types are affinities there).
+#[tokio::test]
+async fn sqlite_text_in_an_id_column_is_a_500_that_exposes_no_internals() {
+    let server = Server::sqlite().await;
+    let ada = server.create_user("Ada").await;
+    let bob = server.create_user("Bob").await;
+    server.create_post(&bob, "Notes").await;
+    server
+        .execute(&format!(
+            "UPDATE users SET id = 'corrupt' WHERE id = {}; UPDATE posts SET id = 'also corrupt'",
+            ada.id.to_i64()
+        ))
+        .await;
+    let unreadable = (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        json!({ "error": UNREADABLE_ROW }),
+    );
+    assert_eq!(server.get("/users").await, unreadable);
+    assert_eq!(
+        server.get(&format!("/users/{}/posts", bob.id)).await,
+        unreadable
+    );
+}
+
+#[tokio::test]
+async fn list_parameters_are_optional_query_parameters_in_the_openapi_document() {
+    let server = Server::sqlite().await;
+    let (status, document) = server.get("/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    let page = [
+        json!({
+            "name": "after",
+            "in": "query",
+            "description": "The last ID of the previous page; the first page without it.",
+            "required": false,
+            "schema": { "$ref": "#/components/schemas/UlidFlake" }
+        }),
+        json!({
+            "name": "limit",
+            "in": "query",
+            "description": "How many items, 1 to 100; 20 without it.",
+            "required": false,
+            "schema": { "type": "integer", "format": "int32", "default": 20, "minimum": 1, "maximum": 100 }
+        }),
+    ];
+    let id = |description| {
+        json!({
+            "name": "id",
+            "in": "path",
+            "description": description,
+            "required": true,
+            "schema": { "$ref": "#/components/schemas/UlidFlake" }
+        })
+    };
+    let paths = &document["paths"];
+    assert_eq!(paths["/users"]["get"]["parameters"], json!(page));
+    assert_eq!(
+        paths["/users/{id}/posts"]["get"]["parameters"],
+        json!([id("The author's ID"), page[0], page[1]])
+    );
+    assert_eq!(
+        paths["/users/{id}"]["get"]["parameters"],
+        json!([id("The user's ID")])
+    );
+    assert_eq!(
+        paths["/posts/{id}"]["get"]["parameters"],
+        json!([id("The post's ID")])
+    );
+    for operation in [&paths["/users"]["post"], &paths["/posts"]["post"]] {
+        assert_eq!(operation.get("parameters"), None);
+    }
+
+    // The documented limits are the enforced ones.
+    let schemas = &document["components"]["schemas"];
+    for (schema, field) in [("NewUser", "name"), ("NewPost", "title")] {
+        assert_eq!(
+            schemas[schema]["properties"][field]["maxLength"].as_u64(),
+            Some(MAX_TEXT_CHARS as u64)
+        );
+    }
+    assert_eq!(
+        document["info"]["description"],
+        format!(
+            "Users and posts with Ulid-Flake keys. Limits: request bodies of at most \
+             {MAX_BODY_BYTES} bytes (413 beyond), request targets of at most {MAX_URI_BYTES} \
+             bytes (414 beyond), names and titles of at most {MAX_TEXT_CHARS} characters \
+             (400 beyond)."
+        )
+    );
+}
+
+/// `scripts/validate-openapi.sh` validates the printed document: it must be the served one.
+#[tokio::test]
+async fn the_printed_openapi_document_is_the_served_one() {
+    let server = Server::sqlite().await;
+    let (status, served) = server.get("/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_example-web-axum"))
+        .arg("--print-openapi")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(printed, served);
+}
