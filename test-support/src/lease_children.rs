@@ -126,7 +126,7 @@ pub fn check_generated_ids(dir: &Path) {
         assert_eq!(ids.len(), IDS_PER_CHILD, "child {pid}");
         assert!(ids.iter().all(|id| id.scalability_id() == *scalability_id));
         assert!(ids.windows(2).all(|pair| pair[0] < pair[1]), "child {pid}");
-        let milliseconds: HashSet<u64> = ids.iter().map(|id| id.timestamp_ms()).collect();
+        let milliseconds: HashSet<u64> = ids.iter().map(|id| id.ms_since_epoch()).collect();
         for ms in milliseconds {
             *makers.entry(ms).or_default() += 1;
         }

@@ -70,7 +70,7 @@ impl<T: ?Sized> Id<T> {
     ///
     /// ```
     /// let id = ulid_flake_core::Id::<()>::parse_str("00CMXB6TAK4SA")?;
-    /// assert_eq!(id.to_ulid_flake().timestamp_ms(), 13_586_766_666);
+    /// assert_eq!(id.to_ulid_flake().ms_since_epoch(), 13_586_766_666);
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub const fn to_ulid_flake(self) -> UlidFlake {

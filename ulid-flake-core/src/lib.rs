@@ -18,7 +18,7 @@
 //! assert!(bigint >= 0);
 //!
 //! const KNOWN: UlidFlake = ulid_flake!("00CMXB6TAK4SA"); // checked at compile time
-//! assert_eq!(KNOWN.timestamp_ms(), 13_586_766_666);
+//! assert_eq!(KNOWN.ms_since_epoch(), 13_586_766_666);
 //! # Ok::<(), ulid_flake_core::Error>(())
 //! ```
 //!
@@ -173,7 +173,7 @@ pub const ENCODED_LEN: usize = 13;
 ///
 /// ```
 /// use ulid_flake_core::{MAX_TIMESTAMP, UlidFlake};
-/// assert_eq!(UlidFlake::MAX.timestamp_ms(), MAX_TIMESTAMP);
+/// assert_eq!(UlidFlake::MAX.ms_since_epoch(), MAX_TIMESTAMP);
 /// ```
 pub const MAX_TIMESTAMP: u64 = (1 << 43) - 1;
 

@@ -79,7 +79,7 @@ impl UlidFlake {
         }
         // 48 bits always fit an i64.
         let unix_ms = (bits >> 80) as i64;
-        let timestamp = epoch.timestamp_of_unix_ms(unix_ms)?;
+        let timestamp = epoch.ms_since_epoch_at(unix_ms)?;
         let randomness = ((bits >> 64) & 0xFFF) << 8 | (bits >> RAND_B_SHIFT) & 0xFF;
         Ok(Self::from_raw(
             timestamp << RANDOMNESS_BITS | randomness as u64,
