@@ -41,6 +41,15 @@
 //! - **Not a secret.** At most 20 bits of an ID are unpredictable. The randomness comes from
 //!   a per-thread ChaCha12 CSPRNG (no system call per ID, reseeded after `fork`), but an ID
 //!   must never serve as a capability or a token.
+//! - **`Id<T>` is the everyday type.** Rows, request bodies and signatures hold an
+//!   [`Id<User>`](Id), which cannot be passed where an `Id<Post>` belongs and costs nothing
+//!   over a `u64`. It has every reading of [`UlidFlake`] itself, re-types only through an
+//!   explicit [`Id::cast`], and has no `Default`: a defaulted entity would otherwise get the
+//!   key `0000000000000`, the same for every row (its docs say more).
+//! - **Names say what they count from.** An ID does not store its epoch, so
+//!   [`UlidFlake::ms_since_epoch`] is the raw field, milliseconds since whatever [`Epoch`]
+//!   made it; [`UlidFlake::unix_ms`] and `UlidFlake::system_time` take the epoch and answer
+//!   in Unix time.
 //! - **Stricter than the references.** Parsing accepts exactly 13 characters of Crockford's
 //!   alphabet in either case: no aliases (`I`, `L`, `O`), no trimming, and a first
 //!   character above `7` is out of range, never wrapped around. A clock that moves back by

@@ -162,6 +162,8 @@ impl Epoch {
     /// (`start` inclusive, `end` exclusive), as [`Epoch::range_for`] does for Unix
     /// milliseconds. IDs tell time to the millisecond, so a window that starts or ends inside
     /// a millisecond covers that whole millisecond.
+    /// [`Id::range_for_system_time`](crate::Id::range_for_system_time) gives the same bounds
+    /// typed as `Id<T>`.
     ///
     /// ```
     /// use std::time::Duration;
@@ -202,6 +204,7 @@ impl Epoch {
     ///
     /// Because integer order is time order, `id BETWEEN lowest AND highest` finds exactly
     /// the rows whose IDs were made in the window, through the primary-key index.
+    /// [`Id::range_for`](crate::Id::range_for) gives the same bounds typed as `Id<T>`.
     ///
     /// ```
     /// use ulid_flake_core::{Epoch, UlidFlake};

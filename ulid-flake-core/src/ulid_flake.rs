@@ -15,6 +15,11 @@ use crate::{
 ///
 /// `Display` and `FromStr` use the canonical text: 13 characters of Crockford's Base32.
 ///
+/// An application's rows and signatures usually hold the typed [`Id<T>`](crate::Id), which
+/// has every reading below; `UlidFlake` is for code that handles IDs of any entity.
+/// `Default` is [`UlidFlake::MIN`], as uuid's `Uuid` defaults to the nil UUID; `Id<T>`
+/// deliberately has none (its docs say why).
+///
 /// ```
 /// use ulid_flake_core::UlidFlake;
 ///
@@ -25,7 +30,7 @@ use crate::{
 /// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
-#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(
     feature = "diesel",
     derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)
@@ -287,6 +292,19 @@ impl UlidFlake {
     #[cfg(feature = "std")]
     pub fn system_time(self, epoch: Epoch) -> std::time::SystemTime {
         std::time::UNIX_EPOCH + core::time::Duration::from_millis(self.unix_ms(epoch))
+    }
+}
+
+impl Default for UlidFlake {
+    /// [`UlidFlake::MIN`], `0000000000000`: the nil value, as uuid's `Uuid::nil` is its
+    /// default, for buffers and generic code. A typed [`Id`](crate::Id) has no `Default`,
+    /// so that a defaulted entity does not get this shared key; see its docs.
+    ///
+    /// ```
+    /// assert_eq!(ulid_flake_core::UlidFlake::default(), ulid_flake_core::UlidFlake::MIN);
+    /// ```
+    fn default() -> Self {
+        Self::MIN
     }
 }
 

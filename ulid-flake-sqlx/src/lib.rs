@@ -65,7 +65,8 @@
 //!
 //! Integer order is time order, so the rows created in a window are a range of IDs, found
 //! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
-//! in Unix milliseconds) gives its bounds:
+//! in Unix milliseconds) gives its bounds, and [`Id::range_for_system_time`] the same bounds
+//! typed as `Id<T>`:
 //!
 //! ```no_run
 //! # async fn example(pool: sqlx::PgPool) -> sqlx::Result<()> {
