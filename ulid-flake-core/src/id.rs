@@ -63,9 +63,14 @@ use crate::{ENCODED_LEN, Epoch, Error, UlidFlake};
 ///       id: Id<User>, // error: `Id<User>` has no `Default`
 ///   }
 ///   ```
-/// - **Schemas name the string.** With the `utoipa` or `schemars` feature, an `Id<T>` field
-///   is described as what JSON carries: a 13-character string with its pattern and an
-///   example, never an integer (IDs exceed 2^53).
+/// - **Schemas describe the string.** With the `utoipa` or `schemars` feature, an `Id<T>`
+///   field of a derived type needs no attribute and is described as what JSON carries: a
+///   13-character string with its pattern and an example, never an integer (IDs exceed
+///   2^53). utoipa's derive composes generic types, so it refers to a component
+///   `UlidFlake_{T}` (`UlidFlake_User`, each the same string) and reads `T`'s schema name:
+///   `T` must implement `ToSchema`, as an API's entities do (for one that does not, mark the
+///   field `#[schema(value_type = UlidFlake)]`). In JSON Schema every ID shares one
+///   definition, `UlidFlake`, and `T` needs nothing.
 #[cfg_attr(
     feature = "diesel",
     derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)

@@ -33,6 +33,13 @@
 //!   JavaScript `number` cannot hold exactly. serde therefore writes the canonical text in
 //!   human-readable formats, and reading a JSON number where the text belongs is an error,
 //!   since precision may already be lost. Binary formats get the integer.
+//! - **Schemas describe the wire.** With the `utoipa` or `schemars` feature, [`UlidFlake`]
+//!   and `Id<T>` are described as the string serde writes in JSON — 13 characters, the
+//!   parser's pattern, an example — never as an `integer`, which client generators would map
+//!   to a lossy JavaScript `number`. `Id<T>` fields of derived types need no attribute, and
+//!   `T` nothing more than utoipa needs for a name. In JSON Schema every ID refers to one
+//!   definition, `UlidFlake`; utoipa's derive names a component per entity
+//!   (`UlidFlake_User`), each the same string.
 //! - **Capacity is small by design.** A millisecond holds about 4,096 IDs on average with the
 //!   default entropy (128 scalable) and can run out after a single one, so
 //!   [`Error::Overflow`] is normal in bulk work. `UlidFlake::generate` and the generator's
@@ -69,8 +76,9 @@
 //!
 //! # Feature flags
 //!
-//! Without `std`, the value type, [`Id`], the codec and serde build on `no_std`. The
-//! `ulid-flake-sqlx` and `ulid-flake-diesel` crates turn on the database features for you.
+//! Without `std`, the value type, [`Id`], the codec, serde and schemars build on `no_std`.
+//! The `ulid-flake-sqlx` and `ulid-flake-diesel` crates turn on the database features for
+//! you.
 //!
 #![doc = document_features::document_features!()]
 #![no_std]
