@@ -13,6 +13,10 @@
 //! diesel = { version = "2.3", features = ["postgres"] }
 //! ```
 //!
+//! The core's `serde` (on by default), `uuid`, `utoipa`, `schemars` and `tokio` features pass
+//! through under the same names (`features = ["postgres", "utoipa"]`): no separate
+//! `ulid-flake-core` line is needed.
+//!
 //! ```no_run
 //! use diesel::prelude::*;
 //! use ulid_flake_diesel::Id;

@@ -11,6 +11,10 @@
 //! sqlx = { version = "0.9", features = ["runtime-tokio", "postgres", "macros"] }
 //! ```
 //!
+//! The core's `serde` (on by default), `uuid`, `utoipa`, `schemars` and `tokio` features pass
+//! through under the same names (`features = ["postgres", "utoipa"]`): no separate
+//! `ulid-flake-core` line is needed.
+//!
 //! # Rows with typed IDs
 //!
 //! `FromRow` needs no attribute and no wrapper: an `Id<User>` field reads a `BIGINT`, an
