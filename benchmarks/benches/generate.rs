@@ -152,11 +152,11 @@ fn bulk(c: &mut Criterion) {
     let generator = Generator::new();
     let milliseconds = 2_000;
     let start = Instant::now();
-    let first = generator.generate_blocking().unwrap().timestamp_ms();
+    let first = generator.generate_blocking().unwrap().ms_since_epoch();
     let mut ids: u64 = 1;
     let mut last = first;
     while last < first + milliseconds {
-        last = generator.generate_blocking().unwrap().timestamp_ms();
+        last = generator.generate_blocking().unwrap().ms_since_epoch();
         ids += 1;
     }
     let elapsed = start.elapsed();
@@ -180,7 +180,7 @@ fn bulk(c: &mut Criterion) {
             }
         };
         let id = generator.generate_blocking().unwrap();
-        if id.timestamp_ms() > full {
+        if id.ms_since_epoch() > full {
             let boundary = UNIX_EPOCH
                 + Duration::from_millis(ulid_flake_core::Epoch::DEFAULT.unix_ms() + full + 1);
             lateness.push(

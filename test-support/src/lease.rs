@@ -354,7 +354,7 @@ pub fn child_main(acquire: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLe
             match lease.generator().generate() {
                 Ok(id) => {
                     assert_eq!(id.scalability_id(), CONTESTED_ID);
-                    let ms = id.timestamp_ms();
+                    let ms = id.ms_since_epoch();
                     if let Some(last) = last_issued_ms {
                         longest_gap_ms = longest_gap_ms.max(ms - last);
                     }

@@ -59,7 +59,7 @@ pub(crate) struct Inspection {
     /// The 8 big-endian bytes as space-separated hex pairs.
     bytes: String,
     /// Milliseconds since the epoch.
-    timestamp_ms: u64,
+    ms_since_epoch: u64,
     /// Milliseconds since 1970-01-01, with the given epoch.
     unix_ms: u64,
     /// RFC 3339 in UTC with milliseconds; `None` past the year 9999, which RFC 3339 cannot
@@ -89,7 +89,7 @@ impl Inspection {
             hex: id.to_hex(),
             binary: id.to_bin(),
             bytes,
-            timestamp_ms: id.timestamp_ms(),
+            ms_since_epoch: id.ms_since_epoch(),
             unix_ms,
             datetime,
             randomness: id.randomness(),
@@ -110,7 +110,7 @@ impl Inspection {
             ("hex", &self.hex),
             ("binary", &self.binary),
             ("bytes", &self.bytes),
-            ("timestamp (ms since epoch)", &self.timestamp_ms),
+            ("timestamp (ms since epoch)", &self.ms_since_epoch),
             ("unix time (ms)", &self.unix_ms),
             ("date-time (UTC)", &datetime),
             ("randomness (20-bit)", &self.randomness),

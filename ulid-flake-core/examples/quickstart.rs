@@ -52,7 +52,7 @@ fn inspect(id: UlidFlake) {
     println!("    hex          {}", id.to_hex());
     println!(
         "    timestamp    {} ms since 2024-01-01 (Unix ms {unix_ms})",
-        id.timestamp_ms()
+        id.ms_since_epoch()
     );
     println!("    randomness   {} (20-bit reading)", id.randomness());
     println!(

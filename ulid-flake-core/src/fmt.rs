@@ -67,6 +67,20 @@ impl fmt::Display for UlidFlake {
     }
 }
 
+#[cfg(feature = "alloc")]
+impl From<UlidFlake> for alloc::string::String {
+    /// The canonical text, as `to_string` gives it.
+    ///
+    /// ```
+    /// let text: String = ulid_flake_core::UlidFlake::MAX.into();
+    /// assert_eq!(text, "7ZZZZZZZZZZZZ");
+    /// ```
+    fn from(id: UlidFlake) -> Self {
+        let mut buf = [0; ENCODED_LEN];
+        id.encode(&mut buf).into()
+    }
+}
+
 impl fmt::Debug for UlidFlake {
     /// `UlidFlake(00CMXB6TAK4SA)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -4,9 +4,10 @@ use core::cmp::Ordering;
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
+use core::ops::Range;
 use core::str::FromStr;
 
-use crate::{Error, UlidFlake};
+use crate::{ENCODED_LEN, Epoch, Error, UlidFlake};
 
 /// A Ulid-Flake that identifies a `T`: an `Id<User>` cannot be passed where an `Id<Post>`
 /// is expected.
@@ -17,15 +18,59 @@ use crate::{Error, UlidFlake};
 /// hand, since `#[derive]` would demand them of `T`).
 ///
 /// ```
-/// use ulid_flake_core::{Id, ulid_flake};
+/// use ulid_flake_core::{Epoch, Id, ulid_flake};
 ///
 /// struct User; // no derives needed
 ///
 /// let id = Id::<User>::from_ulid_flake(ulid_flake!("00CMXB6TAK4SA"));
 /// assert_eq!(format!("{id:?}"), "Id<User>(00CMXB6TAK4SA)");
 /// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
+/// assert_eq!(id.ms_since_epoch(), 13_586_766_666);
+/// assert_eq!(id.unix_ms(Epoch::DEFAULT), 1_717_653_966_666);
 /// assert_eq!(size_of::<Id<User>>(), 8);
 /// ```
+///
+/// # Design
+///
+/// - **The everyday type.** Rows, request bodies, URLs and function signatures hold `Id<T>`;
+///   [`UlidFlake`] is for code that handles IDs of any entity (codecs, the generator). So
+///   `Id<T>` has every reading of `UlidFlake` itself — [`ms_since_epoch`](Id::ms_since_epoch),
+///   [`unix_ms`](Id::unix_ms), `system_time`, [`randomness`](Id::randomness),
+///   [`scalability_id`](Id::scalability_id), [`to_bytes`](Id::to_bytes), `to_hex`, the
+///   `{:x}`/`{:b}` formats — and [`to_ulid_flake`](Id::to_ulid_flake) is needed only to drop
+///   the entity on purpose.
+/// - **Names say what they count from.** An ID does not store its epoch:
+///   [`ms_since_epoch`](Id::ms_since_epoch) is the raw field, milliseconds since whatever
+///   [`Epoch`] made it; [`unix_ms`](Id::unix_ms) and `system_time` take the epoch and answer
+///   in Unix time.
+/// - **Re-typing is explicit.** There is no `From<Id<A>> for Id<B>`, which `?` and `.into()`
+///   would apply silently; [`cast`](Id::cast) names the change where it is meant (a table
+///   that shares its primary key with another, a view model of an entity).
+/// - **No `Default`.** [`UlidFlake`] defaults to [`UlidFlake::MIN`], as uuid's `Uuid`
+///   defaults to the nil UUID, but `Id<T>` deliberately has no `Default`: an entity is where
+///   a default would be built (`#[derive(Default)] struct User { id: Id<User>, .. }`), and
+///   `0000000000000` would then quietly become a primary key — shared by every defaulted row,
+///   so the second insert collides or, in an upsert, overwrites the first. A fresh ID is no
+///   good default either: `Id::generate` can fail and reads the clock, which `Default`
+///   should not. Say what you mean: `Id::generate` for a new row, `Option<Id<T>>` for "not
+///   yet assigned", [`Id::MIN`] for a sentinel.
+///
+///   ```compile_fail,E0277
+///   use ulid_flake_core::Id;
+///
+///   #[derive(Default)]
+///   struct User {
+///       id: Id<User>, // error: `Id<User>` has no `Default`
+///   }
+///   ```
+/// - **Schemas describe the string.** With the `utoipa` or `schemars` feature, an `Id<T>`
+///   field of a derived type needs no attribute and is described as what JSON carries: a
+///   13-character string with its pattern and an example, never an integer (IDs exceed
+///   2^53). utoipa's derive composes generic types, so it refers to a component
+///   `UlidFlake_{T}` (`UlidFlake_User`, each the same string) and reads `T`'s schema name:
+///   `T` must implement `ToSchema`, as an API's entities do (for one that does not, mark the
+///   field `#[schema(value_type = UlidFlake)]`). In JSON Schema every ID shares one
+///   definition, `UlidFlake`, and `T` needs nothing.
 #[cfg_attr(
     feature = "diesel",
     derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)
@@ -66,15 +111,38 @@ impl<T: ?Sized> Id<T> {
         }
     }
 
-    /// The untyped Ulid-Flake, for its accessors (`timestamp_ms`, `randomness`, ...).
+    /// The untyped Ulid-Flake: the same value without its entity, for code that handles IDs
+    /// of any type. Every reading of the value is on `Id<T>` itself.
     ///
     /// ```
-    /// let id = ulid_flake_core::Id::<()>::parse_str("00CMXB6TAK4SA")?;
-    /// assert_eq!(id.to_ulid_flake().timestamp_ms(), 13_586_766_666);
+    /// use ulid_flake_core::{Id, UlidFlake};
+    ///
+    /// let id = Id::<()>::parse_str("00CMXB6TAK4SA")?;
+    /// let any: Vec<UlidFlake> = vec![id.to_ulid_flake()];
+    /// # assert_eq!(any[0].to_u64(), id.to_u64());
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub const fn to_ulid_flake(self) -> UlidFlake {
         self.value
+    }
+
+    /// The same ID, typed as identifying a `U`. It changes nothing but the type: use it where
+    /// one entity's ID legitimately identifies another (a table that shares its primary key
+    /// with another, a view of an entity), so the change is visible in the code.
+    ///
+    /// ```
+    /// use ulid_flake_core::Id;
+    ///
+    /// struct User;
+    /// struct Profile; // one per user, keyed by the user's ID
+    ///
+    /// let user: Id<User> = Id::generate()?;
+    /// let profile: Id<Profile> = user.cast();
+    /// assert_eq!(profile.to_u64(), user.to_u64());
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn cast<U: ?Sized>(self) -> Id<U> {
+        Id::from_ulid_flake(self.value)
     }
 
     /// The integer value, `0..=i64::MAX`.
@@ -127,6 +195,40 @@ impl<T: ?Sized> Id<T> {
         }
     }
 
+    /// The 8-byte big-endian form, whose byte order is the ID order, as
+    /// [`UlidFlake::to_bytes`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::Id::<()>::from_u64(0x0102_0304_0506_0708)?;
+    /// assert_eq!(id.to_bytes(), [1, 2, 3, 4, 5, 6, 7, 8]);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn to_bytes(self) -> [u8; 8] {
+        self.value.to_bytes()
+    }
+
+    /// The ID of an 8-byte big-endian form, as [`UlidFlake::from_bytes`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] when the top bit is set.
+    ///
+    /// ```
+    /// use ulid_flake_core::Id;
+    ///
+    /// struct User;
+    /// let id = Id::<User>::from_bytes([0, 0, 0, 0, 0, 0, 0, 1])?;
+    /// assert_eq!(id.to_u64(), 1);
+    /// assert!(Id::<User>::from_bytes([0x80, 0, 0, 0, 0, 0, 0, 0]).is_err());
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn from_bytes(bytes: [u8; 8]) -> Result<Self, Error> {
+        match UlidFlake::from_bytes(bytes) {
+            Ok(value) => Ok(Self::from_ulid_flake(value)),
+            Err(error) => Err(error),
+        }
+    }
+
     /// Parses the canonical text, as [`UlidFlake::parse_str`] does.
     ///
     /// # Errors
@@ -143,6 +245,193 @@ impl<T: ?Sized> Id<T> {
             Ok(value) => Ok(Self::from_ulid_flake(value)),
             Err(error) => Err(error),
         }
+    }
+
+    /// Parses the canonical text from bytes, as [`UlidFlake::parse_ascii`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::parse_str`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::Id::<()>::parse_ascii(b"00CMXB6TAK4SA")?;
+    /// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
+        match UlidFlake::parse_ascii(bytes) {
+            Ok(value) => Ok(Self::from_ulid_flake(value)),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// Writes the canonical text into `buf` and returns it, without allocating, as
+    /// [`UlidFlake::encode`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{ENCODED_LEN, Id};
+    ///
+    /// let mut buf = [0; ENCODED_LEN];
+    /// assert_eq!(Id::<()>::MAX.encode(&mut buf), "7ZZZZZZZZZZZZ");
+    /// ```
+    pub fn encode(self, buf: &mut [u8; ENCODED_LEN]) -> &str {
+        self.value.encode(buf)
+    }
+
+    /// The hexadecimal form: `0x` and uppercase digits, without padding, as
+    /// [`UlidFlake::to_hex`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::Id::<()>::parse_str("00F5MFHSEYXCM")?;
+    /// assert_eq!(id.to_hex(), "0x3CB47C72EF7594");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn to_hex(self) -> alloc::string::String {
+        self.value.to_hex()
+    }
+
+    /// The binary form: `0b` and the digits, without padding, as [`UlidFlake::to_bin`].
+    ///
+    /// ```
+    /// assert_eq!(ulid_flake_core::Id::<()>::from_u64(5)?.to_bin(), "0b101");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn to_bin(self) -> alloc::string::String {
+        self.value.to_bin()
+    }
+
+    /// Milliseconds since the [`Epoch`] the ID was made with — not since 1970: for Unix
+    /// time, see [`Id::unix_ms`]. As [`UlidFlake::ms_since_epoch`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::Id::<()>::parse_str("128GGYHYYK08N")?;
+    /// assert_eq!(id.ms_since_epoch(), 1_177_375_688_670);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn ms_since_epoch(self) -> u64 {
+        self.value.ms_since_epoch()
+    }
+
+    /// The 20-bit randomness of the stand-alone layout, as [`UlidFlake::randomness`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::Id::<()>::parse_str("128GGYHYYK08N")?;
+    /// assert_eq!(id.randomness(), 622_869);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn randomness(self) -> u32 {
+        self.value.randomness()
+    }
+
+    /// The 15-bit randomness of the scalable layout, as [`UlidFlake::scalable_randomness`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::Id::<()>::parse_str("00F5MN1MCFT30")?;
+    /// assert_eq!(id.scalable_randomness(), 16_195);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn scalable_randomness(self) -> u16 {
+        self.value.scalable_randomness()
+    }
+
+    /// The scalability id of the scalable layout, `0..=31`, as [`UlidFlake::scalability_id`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Id, UlidFlake};
+    ///
+    /// let id: Id<()> = UlidFlake::from_scalable_parts(1, 2, 3)?.into();
+    /// assert_eq!(id.scalability_id(), 3);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn scalability_id(self) -> u8 {
+        self.value.scalability_id()
+    }
+
+    /// The moment of the ID in milliseconds since the Unix epoch, given the epoch it was made
+    /// with, as [`UlidFlake::unix_ms`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Id};
+    ///
+    /// let id = Id::<()>::parse_str("00CMXB6TAK4SA")?;
+    /// assert_eq!(id.unix_ms(Epoch::DEFAULT), 1_717_653_966_666); // 2024-06-06T06:06:06.666Z
+    /// assert_eq!(id.unix_ms(Epoch::UNIX), id.ms_since_epoch());
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn unix_ms(self, epoch: Epoch) -> u64 {
+        self.value.unix_ms(epoch)
+    }
+
+    /// The moment of the ID as a [`SystemTime`](std::time::SystemTime), given the epoch it
+    /// was made with, as [`UlidFlake::system_time`].
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use ulid_flake_core::{Epoch, Id};
+    ///
+    /// let id = Id::<()>::parse_str("00CMXB6TAK4SA")?;
+    /// assert_eq!(
+    ///     id.system_time(Epoch::DEFAULT),
+    ///     UNIX_EPOCH + Duration::from_millis(1_717_653_966_666)
+    /// );
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn system_time(self, epoch: Epoch) -> std::time::SystemTime {
+        self.value.system_time(epoch)
+    }
+
+    /// The inclusive bounds `(lowest, highest)` of the `Id<T>`s made during a window of Unix
+    /// milliseconds, as [`Epoch::range_for`] gives them untyped: for comparing with typed IDs
+    /// and binding to typed queries without a conversion.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Id};
+    ///
+    /// struct User;
+    /// let start = Epoch::DEFAULT.unix_ms() as i64;
+    /// let (lowest, highest) = Id::<User>::range_for(Epoch::DEFAULT, start..start + 1_000).unwrap();
+    /// let id = Id::<User>::parse_str("0000000000001")?;
+    /// assert!((lowest..=highest).contains(&id));
+    /// assert_eq!(highest.ms_since_epoch(), 999);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn range_for(epoch: Epoch, window: Range<i64>) -> Option<(Self, Self)> {
+        match epoch.range_for(window) {
+            Some((lowest, highest)) => Some((
+                Self::from_ulid_flake(lowest),
+                Self::from_ulid_flake(highest),
+            )),
+            None => None,
+        }
+    }
+
+    /// The inclusive bounds `(lowest, highest)` of the `Id<T>`s made during a window of
+    /// [`SystemTime`](std::time::SystemTime)s, as [`Epoch::range_for_system_time`] gives them
+    /// untyped.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use ulid_flake_core::{Epoch, Id};
+    ///
+    /// struct Post;
+    /// let end = SystemTime::now();
+    /// let last_hour = end - Duration::from_secs(3600)..end;
+    /// let (lowest, highest) = Id::<Post>::range_for_system_time(Epoch::DEFAULT, last_hour).unwrap();
+    /// let fresh = Id::<Post>::generate()?;
+    /// assert!(lowest < fresh && highest.ms_since_epoch() - lowest.ms_since_epoch() <= 3_600_000);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn range_for_system_time(
+        epoch: Epoch,
+        window: Range<std::time::SystemTime>,
+    ) -> Option<(Self, Self)> {
+        epoch
+            .range_for_system_time(window)
+            .map(|(lowest, highest)| (lowest.into(), highest.into()))
     }
 
     /// A new ID from the process-wide default generator; see [`UlidFlake::generate`].
@@ -253,6 +542,19 @@ impl<T: ?Sized> fmt::Display for Id<T> {
     }
 }
 
+/// The integer formats (`{:X}`, `{:x}`, `{:b}`, `{:o}`) format the integer value, as
+/// [`UlidFlake`]'s do: `{:#X}` adds the `0x` prefix.
+macro_rules! integer_format {
+    ($($trait:ident),*) => {$(
+        impl<T: ?Sized> fmt::$trait for Id<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::$trait::fmt(&self.value, f)
+            }
+        }
+    )*};
+}
+integer_format!(UpperHex, LowerHex, Binary, Octal);
+
 impl<T: ?Sized> FromStr for Id<T> {
     type Err = Error;
 
@@ -283,6 +585,28 @@ impl<T: ?Sized> From<Id<T>> for u64 {
 impl<T: ?Sized> From<Id<T>> for i64 {
     fn from(id: Id<T>) -> Self {
         id.to_i64()
+    }
+}
+
+impl<T: ?Sized> From<Id<T>> for [u8; 8] {
+    /// [`Id::to_bytes`].
+    fn from(id: Id<T>) -> Self {
+        id.to_bytes()
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T: ?Sized> From<Id<T>> for alloc::string::String {
+    /// The canonical text, as `to_string` gives it.
+    ///
+    /// ```
+    /// use ulid_flake_core::Id;
+    ///
+    /// let text: String = Id::<()>::MAX.into();
+    /// assert_eq!(text, "7ZZZZZZZZZZZZ");
+    /// ```
+    fn from(id: Id<T>) -> Self {
+        id.value.into()
     }
 }
 

@@ -18,7 +18,7 @@
 //! assert!(bigint >= 0);
 //!
 //! const KNOWN: UlidFlake = ulid_flake!("00CMXB6TAK4SA"); // checked at compile time
-//! assert_eq!(KNOWN.timestamp_ms(), 13_586_766_666);
+//! assert_eq!(KNOWN.ms_since_epoch(), 13_586_766_666);
 //! # Ok::<(), ulid_flake_core::Error>(())
 //! ```
 //!
@@ -33,6 +33,13 @@
 //!   JavaScript `number` cannot hold exactly. serde therefore writes the canonical text in
 //!   human-readable formats, and reading a JSON number where the text belongs is an error,
 //!   since precision may already be lost. Binary formats get the integer.
+//! - **Schemas describe the wire.** With the `utoipa` or `schemars` feature, [`UlidFlake`]
+//!   and `Id<T>` are described as the string serde writes in JSON — 13 characters, the
+//!   parser's pattern, an example — never as an `integer`, which client generators would map
+//!   to a lossy JavaScript `number`. `Id<T>` fields of derived types need no attribute, and
+//!   `T` nothing more than utoipa needs for a name. In JSON Schema every ID refers to one
+//!   definition, `UlidFlake`; utoipa's derive names a component per entity
+//!   (`UlidFlake_User`), each the same string.
 //! - **Capacity is small by design.** A millisecond holds about 4,096 IDs on average with the
 //!   default entropy (128 scalable) and can run out after a single one, so
 //!   [`Error::Overflow`] is normal in bulk work. `UlidFlake::generate` and the generator's
@@ -41,6 +48,15 @@
 //! - **Not a secret.** At most 20 bits of an ID are unpredictable. The randomness comes from
 //!   a per-thread ChaCha12 CSPRNG (no system call per ID, reseeded after `fork`), but an ID
 //!   must never serve as a capability or a token.
+//! - **`Id<T>` is the everyday type.** Rows, request bodies and signatures hold an
+//!   [`Id<User>`](Id), which cannot be passed where an `Id<Post>` belongs and costs nothing
+//!   over a `u64`. It has every reading of [`UlidFlake`] itself, re-types only through an
+//!   explicit [`Id::cast`], and has no `Default`: a defaulted entity would otherwise get the
+//!   key `0000000000000`, the same for every row (its docs say more).
+//! - **Names say what they count from.** An ID does not store its epoch, so
+//!   [`UlidFlake::ms_since_epoch`] is the raw field, milliseconds since whatever [`Epoch`]
+//!   made it; [`UlidFlake::unix_ms`] and `UlidFlake::system_time` take the epoch and answer
+//!   in Unix time.
 //! - **Stricter than the references.** Parsing accepts exactly 13 characters of Crockford's
 //!   alphabet in either case: no aliases (`I`, `L`, `O`), no trimming, and a first
 //!   character above `7` is out of range, never wrapped around. A clock that moves back by
@@ -60,8 +76,9 @@
 //!
 //! # Feature flags
 //!
-//! Without `std`, the value type, [`Id`], the codec and serde build on `no_std`. The
-//! `ulid-flake-sqlx` and `ulid-flake-diesel` crates turn on the database features for you.
+//! Without `std`, the value type, [`Id`], the codec, serde and schemars build on `no_std`.
+//! The `ulid-flake-sqlx` and `ulid-flake-diesel` crates turn on the database features for
+//! you.
 //!
 #![doc = document_features::document_features!()]
 #![no_std]
@@ -175,7 +192,7 @@ pub const ENCODED_LEN: usize = 13;
 ///
 /// ```
 /// use ulid_flake_core::{MAX_TIMESTAMP, UlidFlake};
-/// assert_eq!(UlidFlake::MAX.timestamp_ms(), MAX_TIMESTAMP);
+/// assert_eq!(UlidFlake::MAX.ms_since_epoch(), MAX_TIMESTAMP);
 /// ```
 pub const MAX_TIMESTAMP: u64 = (1 << 43) - 1;
 

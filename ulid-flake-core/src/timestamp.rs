@@ -130,7 +130,8 @@ impl Epoch {
         std::time::UNIX_EPOCH + core::time::Duration::from_millis(self.unix_ms)
     }
 
-    /// The timestamp (milliseconds since this epoch) of a moment given in Unix milliseconds.
+    /// The milliseconds since this epoch of a moment given in Unix milliseconds: the
+    /// [`UlidFlake::ms_since_epoch`] of an ID made at that moment.
     ///
     /// # Errors
     ///
@@ -140,13 +141,13 @@ impl Epoch {
     /// ```
     /// use ulid_flake_core::{Epoch, Error};
     ///
-    /// assert_eq!(Epoch::DEFAULT.timestamp_of_unix_ms(1_704_067_200_123), Ok(123));
+    /// assert_eq!(Epoch::DEFAULT.ms_since_epoch_at(1_704_067_200_123), Ok(123));
     /// assert_eq!(
-    ///     Epoch::DEFAULT.timestamp_of_unix_ms(1_704_067_199_999),
+    ///     Epoch::DEFAULT.ms_since_epoch_at(1_704_067_199_999),
     ///     Err(Error::TimestampOutOfRange { found_ms: -1 })
     /// );
     /// ```
-    pub const fn timestamp_of_unix_ms(self, unix_ms: i64) -> Result<u64, Error> {
+    pub const fn ms_since_epoch_at(self, unix_ms: i64) -> Result<u64, Error> {
         // i64 - u64 with both below 2^63 cannot overflow i128.
         let timestamp = unix_ms as i128 - self.unix_ms as i128;
         if timestamp < 0 || timestamp > MAX_TIMESTAMP as i128 {
@@ -161,6 +162,8 @@ impl Epoch {
     /// (`start` inclusive, `end` exclusive), as [`Epoch::range_for`] does for Unix
     /// milliseconds. IDs tell time to the millisecond, so a window that starts or ends inside
     /// a millisecond covers that whole millisecond.
+    /// [`Id::range_for_system_time`](crate::Id::range_for_system_time) gives the same bounds
+    /// typed as `Id<T>`.
     ///
     /// ```
     /// use std::time::Duration;
@@ -170,8 +173,8 @@ impl Epoch {
     /// let (lowest, highest) = Epoch::DEFAULT
     ///     .range_for_system_time(start..start + Duration::from_secs(1))
     ///     .unwrap();
-    /// assert_eq!(lowest.timestamp_ms(), 60_000);
-    /// assert_eq!(highest.timestamp_ms(), 60_999);
+    /// assert_eq!(lowest.ms_since_epoch(), 60_000);
+    /// assert_eq!(highest.ms_since_epoch(), 60_999);
     /// ```
     #[cfg(feature = "std")]
     pub fn range_for_system_time(
@@ -201,6 +204,7 @@ impl Epoch {
     ///
     /// Because integer order is time order, `id BETWEEN lowest AND highest` finds exactly
     /// the rows whose IDs were made in the window, through the primary-key index.
+    /// [`Id::range_for`](crate::Id::range_for) gives the same bounds typed as `Id<T>`.
     ///
     /// ```
     /// use ulid_flake_core::{Epoch, UlidFlake};

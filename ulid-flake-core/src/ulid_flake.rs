@@ -15,17 +15,22 @@ use crate::{
 ///
 /// `Display` and `FromStr` use the canonical text: 13 characters of Crockford's Base32.
 ///
+/// An application's rows and signatures usually hold the typed [`Id<T>`](crate::Id), which
+/// has every reading below; `UlidFlake` is for code that handles IDs of any entity.
+/// `Default` is [`UlidFlake::MIN`], as uuid's `Uuid` defaults to the nil UUID; `Id<T>`
+/// deliberately has none (its docs say why).
+///
 /// ```
 /// use ulid_flake_core::UlidFlake;
 ///
 /// let id: UlidFlake = "00CMXB6TAK4SA".parse()?;
 /// assert_eq!(id.to_u64(), 14_246_757_444_195_114);
-/// assert_eq!(id.timestamp_ms(), 13_586_766_666);
+/// assert_eq!(id.ms_since_epoch(), 13_586_766_666);
 /// assert_eq!(id.randomness(), 627_498);
 /// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
-#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(
     feature = "diesel",
     derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)
@@ -98,8 +103,8 @@ impl UlidFlake {
         Ok(Self(value as u64))
     }
 
-    /// The stand-alone Ulid-Flake with this timestamp (ms since the epoch) and 20-bit
-    /// randomness.
+    /// The stand-alone Ulid-Flake with this timestamp (milliseconds since the epoch, as
+    /// [`UlidFlake::ms_since_epoch`] returns it) and 20-bit randomness.
     ///
     /// # Errors
     ///
@@ -113,10 +118,10 @@ impl UlidFlake {
     /// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
-    pub const fn from_parts(timestamp_ms: u64, randomness: u32) -> Result<Self, Error> {
-        if timestamp_ms > MAX_TIMESTAMP {
+    pub const fn from_parts(ms_since_epoch: u64, randomness: u32) -> Result<Self, Error> {
+        if ms_since_epoch > MAX_TIMESTAMP {
             return Err(Error::TimestampOutOfRange {
-                found_ms: timestamp_ms as i128,
+                found_ms: ms_since_epoch as i128,
             });
         }
         if randomness > RANDOMNESS_MAX {
@@ -125,7 +130,7 @@ impl UlidFlake {
                 max: RANDOMNESS_MAX,
             });
         }
-        Ok(Self(timestamp_ms << RANDOMNESS_BITS | randomness as u64))
+        Ok(Self(ms_since_epoch << RANDOMNESS_BITS | randomness as u64))
     }
 
     /// The scalable Ulid-Flake with this timestamp, 15-bit randomness and scalability id.
@@ -143,7 +148,7 @@ impl UlidFlake {
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub const fn from_scalable_parts(
-        timestamp_ms: u64,
+        ms_since_epoch: u64,
         randomness: u16,
         scalability_id: u8,
     ) -> Result<Self, Error> {
@@ -159,7 +164,7 @@ impl UlidFlake {
             });
         }
         let low = (randomness as u32) << SCALABILITY_ID_BITS | scalability_id as u32;
-        Self::from_parts(timestamp_ms, low)
+        Self::from_parts(ms_since_epoch, low)
     }
 
     /// The integer value, `0..=i64::MAX`.
@@ -216,13 +221,14 @@ impl UlidFlake {
         Self::from_u64(u64::from_be_bytes(bytes))
     }
 
-    /// Milliseconds since the epoch (bits 62..20), the same in both layouts.
+    /// Milliseconds since the [`Epoch`] the ID was made with (bits 62..20, the same in both
+    /// layouts) — not since 1970: for Unix milliseconds use [`UlidFlake::unix_ms`].
     ///
     /// ```
     /// let id = ulid_flake_core::ulid_flake!("128GGYHYYK08N");
-    /// assert_eq!(id.timestamp_ms(), 1_177_375_688_670);
+    /// assert_eq!(id.ms_since_epoch(), 1_177_375_688_670);
     /// ```
-    pub const fn timestamp_ms(self) -> u64 {
+    pub const fn ms_since_epoch(self) -> u64 {
         self.0 >> RANDOMNESS_BITS
     }
 
@@ -269,23 +275,36 @@ impl UlidFlake {
     /// ```
     pub const fn unix_ms(self, epoch: Epoch) -> u64 {
         // Cannot overflow: the epoch is at most 2^48 - 2^43 and the timestamp below 2^43.
-        epoch.unix_ms() + self.timestamp_ms()
+        epoch.unix_ms() + self.ms_since_epoch()
     }
 
     /// The moment of the ID as a [`SystemTime`](std::time::SystemTime), given the epoch it
-    /// was made with.
+    /// was made with: [`UlidFlake::unix_ms`] after `UNIX_EPOCH`.
     ///
     /// ```
     /// use std::time::{Duration, UNIX_EPOCH};
     /// use ulid_flake_core::{Epoch, UlidFlake};
     ///
     /// let id = UlidFlake::from_parts(5, 0)?;
-    /// assert_eq!(id.instant(Epoch::DEFAULT), UNIX_EPOCH + Duration::from_millis(1_704_067_200_005));
+    /// assert_eq!(id.system_time(Epoch::DEFAULT), UNIX_EPOCH + Duration::from_millis(1_704_067_200_005));
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     #[cfg(feature = "std")]
-    pub fn instant(self, epoch: Epoch) -> std::time::SystemTime {
+    pub fn system_time(self, epoch: Epoch) -> std::time::SystemTime {
         std::time::UNIX_EPOCH + core::time::Duration::from_millis(self.unix_ms(epoch))
+    }
+}
+
+impl Default for UlidFlake {
+    /// [`UlidFlake::MIN`], `0000000000000`: the nil value, as uuid's `Uuid::nil` is its
+    /// default, for buffers and generic code. A typed [`Id`](crate::Id) has no `Default`,
+    /// so that a defaulted entity does not get this shared key; see its docs.
+    ///
+    /// ```
+    /// assert_eq!(ulid_flake_core::UlidFlake::default(), ulid_flake_core::UlidFlake::MIN);
+    /// ```
+    fn default() -> Self {
+        Self::MIN
     }
 }
 

@@ -13,6 +13,10 @@
 //! diesel = { version = "2.3", features = ["postgres"] }
 //! ```
 //!
+//! The core's `serde` (on by default), `uuid`, `utoipa`, `schemars` and `tokio` features pass
+//! through under the same names (`features = ["postgres", "utoipa"]`): no separate
+//! `ulid-flake-core` line is needed.
+//!
 //! ```no_run
 //! use diesel::prelude::*;
 //! use ulid_flake_diesel::Id;
@@ -53,7 +57,8 @@
 //!
 //! Integer order is time order, so the rows created in a window are a range of IDs, found
 //! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
-//! in Unix milliseconds) gives its bounds:
+//! in Unix milliseconds) gives its bounds, and [`Id::range_for_system_time`] the same bounds
+//! typed as `Id<T>`:
 //!
 //! ```no_run
 //! # use diesel::prelude::*;

@@ -11,6 +11,10 @@
 //! sqlx = { version = "0.9", features = ["runtime-tokio", "postgres", "macros"] }
 //! ```
 //!
+//! The core's `serde` (on by default), `uuid`, `utoipa`, `schemars` and `tokio` features pass
+//! through under the same names (`features = ["postgres", "utoipa"]`): no separate
+//! `ulid-flake-core` line is needed.
+//!
 //! # Rows with typed IDs
 //!
 //! `FromRow` needs no attribute and no wrapper: an `Id<User>` field reads a `BIGINT`, an
@@ -65,7 +69,8 @@
 //!
 //! Integer order is time order, so the rows created in a window are a range of IDs, found
 //! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
-//! in Unix milliseconds) gives its bounds:
+//! in Unix milliseconds) gives its bounds, and [`Id::range_for_system_time`] the same bounds
+//! typed as `Id<T>`:
 //!
 //! ```no_run
 //! # async fn example(pool: sqlx::PgPool) -> sqlx::Result<()> {

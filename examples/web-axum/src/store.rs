@@ -10,7 +10,6 @@ use ulid_flake_core::{Id, UlidFlake};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema)]
 pub struct User {
     /// The user's ID.
-    #[schema(value_type = UlidFlake)]
     pub id: Id<User>,
     /// The user's name.
     pub name: String,
@@ -20,10 +19,8 @@ pub struct User {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema)]
 pub struct Post {
     /// The post's ID.
-    #[schema(value_type = UlidFlake)]
     pub id: Id<Post>,
     /// The author's ID: a foreign key to `users`.
-    #[schema(value_type = UlidFlake)]
     pub author: Id<User>,
     /// The title.
     pub title: String,
@@ -41,7 +38,6 @@ pub struct NewUser {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct NewPost {
     /// The author's ID, as its 13-character text.
-    #[schema(value_type = UlidFlake)]
     pub author: Id<User>,
     /// The title: at most 200 characters (`MAX_TEXT_CHARS`).
     #[schema(max_length = 200)]

@@ -350,7 +350,8 @@ macro_rules! e2e_tests {
                 assert_eq!(schema["pattern"], "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$");
                 assert_eq!((schema["minLength"].as_u64(), schema["maxLength"].as_u64()), (Some(13), Some(13)));
                 assert_eq!(schema["examples"], json!(["00CMXB6TAK4SA"]));
-                assert_eq!(document["components"]["schemas"]["User"]["properties"]["id"]["$ref"], "#/components/schemas/UlidFlake");
+                assert_eq!(document["components"]["schemas"]["User"]["properties"]["id"]["$ref"], "#/components/schemas/UlidFlake_User");
+                assert_eq!(document["components"]["schemas"]["UlidFlake_User"], document["components"]["schemas"]["UlidFlake"]);
             }
         }
     };

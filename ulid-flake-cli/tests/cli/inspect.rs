@@ -21,7 +21,7 @@ scalability id                10
 const JSON_00CMXB6TAK4SA: &str = concat!(
     r#"{"base32":"00CMXB6TAK4SA","integer":14246757444195114,"hex":"0x329D59B4A9932A","#,
     r#""binary":"0b110010100111010101100110110100101010011001001100101010","#,
-    r#""bytes":"00 32 9D 59 B4 A9 93 2A","timestamp_ms":13586766666,"unix_ms":1717653966666,"#,
+    r#""bytes":"00 32 9D 59 B4 A9 93 2A","ms_since_epoch":13586766666,"unix_ms":1717653966666,"#,
     r#""datetime":"2024-06-06T06:06:06.666Z","randomness":627498,"scalable_randomness":19609,"#,
     r#""scalability_id":10}"#,
     "\n"
@@ -120,7 +120,7 @@ fn spec_vectors() {
         let value: serde_json::Value = serde_json::from_str(&output).unwrap();
         assert_eq!(value["base32"], text);
         assert_eq!(value["integer"].as_u64(), Some(integer), "{text}");
-        assert_eq!(value["timestamp_ms"].as_u64(), Some(timestamp), "{text}");
+        assert_eq!(value["ms_since_epoch"].as_u64(), Some(timestamp), "{text}");
         assert_eq!(
             value["randomness"].as_u64(),
             Some(u64::from(randomness)),
@@ -138,7 +138,7 @@ fn scalable_reading() {
         concat!(
             r#"{"base32":"00F5MN1MCFT30","integer":17087134008076384,"hex":"0x3CB4A868C7E860","#,
             r#""binary":"0b111100101101001010100001101000110001111110100001100000","#,
-            r#""bytes":"00 3C B4 A8 68 C7 E8 60","timestamp_ms":16295560844,"#,
+            r#""bytes":"00 3C B4 A8 68 C7 E8 60","ms_since_epoch":16295560844,"#,
             r#""unix_ms":1720362760844,"datetime":"2024-07-07T14:32:40.844Z","#,
             r#""randomness":518240,"scalable_randomness":16195,"scalability_id":0}"#,
             "\n"

@@ -1,21 +1,26 @@
 //! utoipa: IDs in OpenAPI documents, as the 13-character strings JSON carries.
 //!
-//! utoipa's derives treat a generic field type such as `Id<User>` as a composition of its
-//! parameters' schemas; mark such fields `#[schema(value_type = UlidFlake)]` (and
-//! `#[param(value_type = ...)]` in `IntoParams`), and list `UlidFlake` among the document's
-//! schemas.
+//! [`UlidFlake`] is the component `UlidFlake`. An `Id<T>` field needs no attribute in a
+//! `#[derive(ToSchema)]` type: utoipa's derive composes a generic type with its parameters,
+//! so it refers to a component `UlidFlake_{T}` (`UlidFlake_User`), which it registers too;
+//! every such component is the same string schema. The derive reads `T`'s schema name, so
+//! `T` must implement `ToSchema`, as the entities of an API do; for an entity that does not,
+//! mark the field `#[schema(value_type = UlidFlake)]`.
+//!
+//! `Id<T>` implements utoipa's `ComposeSchema`, which the derive calls for generic types.
+//! utoipa hides that trait from its docs (`utoipa::__dev`), but it is the only way a
+//! hand-written generic type composes, and the tests pin the document it produces.
 
 use std::borrow::Cow;
+use std::vec::Vec;
 
+use utoipa::__dev::ComposeSchema;
 use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
+use super::schema_text::{DESCRIPTION, EXAMPLE, NAME, PATTERN};
 use crate::{ENCODED_LEN, Id, UlidFlake};
-
-/// What the parser accepts: a first character 0-7, then 12 Crockford Base32 digits, in
-/// either case.
-const PATTERN: &str = "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$";
 
 fn text_schema() -> RefOr<Schema> {
     ObjectBuilder::new()
@@ -23,11 +28,8 @@ fn text_schema() -> RefOr<Schema> {
         .min_length(Some(ENCODED_LEN))
         .max_length(Some(ENCODED_LEN))
         .pattern(Some(PATTERN))
-        .description(Some(
-            "A Ulid-Flake: a time-sortable 64-bit ID as 13 Crockford Base32 characters \
-             (either case accepted). A string, not a number: IDs exceed 2^53.",
-        ))
-        .examples(["00CMXB6TAK4SA"])
+        .description(Some(DESCRIPTION))
+        .examples([EXAMPLE])
         .into()
 }
 
@@ -46,20 +48,38 @@ impl PartialSchema for UlidFlake {
 
 impl ToSchema for UlidFlake {
     fn name() -> Cow<'static, str> {
-        Cow::Borrowed("UlidFlake")
+        Cow::Borrowed(NAME)
     }
 }
 
-impl<T: ?Sized> PartialSchema for Id<T> {
-    /// The schema of [`UlidFlake`]: every `Id<T>` is the same string on the wire.
-    fn schema() -> RefOr<Schema> {
+impl<T: ?Sized> ComposeSchema for Id<T> {
+    /// The schema of [`UlidFlake`], whatever `T`'s schema is: the entity never reaches the
+    /// wire. Through it, `Id<T>` has utoipa's `PartialSchema`.
+    ///
+    /// ```
+    /// use ulid_flake_core::Id;
+    /// use utoipa::{PartialSchema, ToSchema};
+    ///
+    /// #[derive(ToSchema)]
+    /// struct User {
+    ///     id: Id<User>,
+    ///     parent: Option<Id<User>>,
+    /// }
+    ///
+    /// let schema = serde_json::to_value(Id::<User>::schema()).unwrap();
+    /// assert_eq!((schema["type"].as_str(), schema["maxLength"].as_u64()), (Some("string"), Some(13)));
+    /// let user = serde_json::to_value(User::schema()).unwrap();
+    /// assert_eq!(user["properties"]["id"]["$ref"], "#/components/schemas/UlidFlake_User");
+    /// ```
+    fn compose(_entity: Vec<RefOr<Schema>>) -> RefOr<Schema> {
         text_schema()
     }
 }
 
 impl<T: ?Sized> ToSchema for Id<T> {
-    /// `UlidFlake`, whatever `T` is: one schema serves every entity.
+    /// `UlidFlake`, whatever `T` is; a derived type's field names its component
+    /// `UlidFlake_{T}`.
     fn name() -> Cow<'static, str> {
-        Cow::Borrowed("UlidFlake")
+        Cow::Borrowed(NAME)
     }
 }

@@ -2,7 +2,7 @@
 
 use uuid::Uuid;
 
-use crate::{Epoch, Error, RANDOMNESS_BITS, UlidFlake};
+use crate::{Epoch, Error, Id, RANDOMNESS_BITS, UlidFlake};
 
 /// Bits 79..76 of a UUID: the version.
 const VERSION_7: u128 = 0x7 << 76;
@@ -79,10 +79,46 @@ impl UlidFlake {
         }
         // 48 bits always fit an i64.
         let unix_ms = (bits >> 80) as i64;
-        let timestamp = epoch.timestamp_of_unix_ms(unix_ms)?;
+        let timestamp = epoch.ms_since_epoch_at(unix_ms)?;
         let randomness = ((bits >> 64) & 0xFFF) << 8 | (bits >> RAND_B_SHIFT) & 0xFF;
         Ok(Self::from_raw(
             timestamp << RANDOMNESS_BITS | randomness as u64,
         ))
+    }
+}
+
+impl<T: ?Sized> Id<T> {
+    /// The UUIDv7 of this ID, given the epoch it was made with, as
+    /// [`UlidFlake::to_uuid_v7`] maps it.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Id};
+    ///
+    /// struct User;
+    /// let id = Id::<User>::parse_str("00CMXB6TAK4SA")?;
+    /// assert_eq!(id.to_uuid_v7(Epoch::DEFAULT).to_string(), "018fec27-8f4a-7993-8a80-000000000000");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn to_uuid_v7(self, epoch: Epoch) -> Uuid {
+        self.value.to_uuid_v7(epoch)
+    }
+
+    /// The ID that [`Id::to_uuid_v7`] mapped to `uuid` with `epoch`, as
+    /// [`UlidFlake::from_uuid_v7`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::from_uuid_v7`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Id};
+    ///
+    /// struct User;
+    /// let id = Id::<User>::parse_str("00CMXB6TAK4SA")?;
+    /// assert_eq!(Id::<User>::from_uuid_v7(id.to_uuid_v7(Epoch::DEFAULT), Epoch::DEFAULT)?, id);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn from_uuid_v7(uuid: Uuid, epoch: Epoch) -> Result<Self, Error> {
+        UlidFlake::from_uuid_v7(uuid, epoch).map(Self::from_ulid_flake)
     }
 }

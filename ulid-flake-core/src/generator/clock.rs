@@ -32,7 +32,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// let generator = Generator::builder()
 ///     .clock(ManualClock(AtomicI64::new(1_704_067_200_042)))
 ///     .build()?;
-/// assert_eq!(generator.generate()?.timestamp_ms(), 42);
+/// assert_eq!(generator.generate()?.ms_since_epoch(), 42);
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 pub trait Clock {

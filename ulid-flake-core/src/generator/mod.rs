@@ -203,7 +203,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// The clock's reading in milliseconds since the epoch.
     #[inline]
     fn now(&self) -> Result<u64, Error> {
-        self.config.epoch.timestamp_of_unix_ms(self.clock.unix_ms())
+        self.config.epoch.ms_since_epoch_at(self.clock.unix_ms())
     }
 
     /// The error of a closed gate: when it had a deadline, the lease ran out then.
@@ -355,7 +355,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// # async fn main() -> Result<(), ulid_flake_core::Error> {
     /// let generator = ulid_flake_core::generator::Generator::new();
     /// let id = generator.generate_async().await?;
-    /// # assert!(id.timestamp_ms() > 0);
+    /// # assert!(id.ms_since_epoch() > 0);
     /// # Ok(())
     /// # }
     /// ```
@@ -394,7 +394,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     ///
     /// let generator = Generator::new();
     /// let id = generator.from_unix_epoch_time(1_704_067_201)?; // 2024-01-01T00:00:01Z
-    /// assert_eq!(id.timestamp_ms(), 1_000);
+    /// assert_eq!(id.ms_since_epoch(), 1_000);
     /// assert!(generator.from_unix_epoch_time(1_700_000_000).is_err()); // before the epoch
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
@@ -417,11 +417,11 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     ///
     /// ```
     /// let generator = ulid_flake_core::generator::Generator::new();
-    /// assert_eq!(generator.from_unix_ms(1_704_067_200_007)?.timestamp_ms(), 7);
+    /// assert_eq!(generator.from_unix_ms(1_704_067_200_007)?.ms_since_epoch(), 7);
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn from_unix_ms(&self, unix_ms: i64) -> Result<UlidFlake, Error> {
-        let timestamp = self.config.epoch.timestamp_of_unix_ms(unix_ms)?;
+        let timestamp = self.config.epoch.ms_since_epoch_at(unix_ms)?;
         let fresh = self.random.next_u32() & self.config.randomness_max;
         let low_bits = gate::scalability_id(self.gate.load(Ordering::Relaxed));
         Ok(UlidFlake::from_raw(
@@ -441,7 +441,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     ///
     /// let generator = ulid_flake_core::generator::Generator::new();
     /// let moment = UNIX_EPOCH + Duration::from_millis(1_704_067_200_009);
-    /// assert_eq!(generator.from_system_time(moment)?.timestamp_ms(), 9);
+    /// assert_eq!(generator.from_system_time(moment)?.ms_since_epoch(), 9);
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn from_system_time(&self, moment: std::time::SystemTime) -> Result<UlidFlake, Error> {

@@ -43,7 +43,7 @@ fn assert_ordered(results: &[Result<UlidFlake, Error>]) {
 fn timestamps(results: &[Result<UlidFlake, Error>]) -> Vec<Result<u64, Error>> {
     results
         .iter()
-        .map(|result| result.map(UlidFlake::timestamp_ms))
+        .map(|result| result.map(UlidFlake::ms_since_epoch))
         .collect()
 }
 

@@ -126,7 +126,7 @@ fn the_scalable_layout_has_15_random_bits_and_the_scalability_id() {
         at(100),
     );
     let id = next(&generator, &[u32::MAX - 3]).unwrap();
-    assert_eq!(id.timestamp_ms(), 100);
+    assert_eq!(id.ms_since_epoch(), 100);
     assert_eq!(u32::from(id.scalable_randomness()), SCALABLE_FIELD_MAX - 3);
     assert_eq!(id.scalability_id(), 7);
     assert_eq!(
@@ -197,7 +197,7 @@ fn a_zero_allowance_fails_on_any_rollback_and_the_default_is_one_second() {
     assert_eq!(generator.rollback_allowance_ms(), 1_000);
     next(&generator, &[0]).unwrap();
     clock(&generator).set(at(4_000));
-    assert_eq!(next(&generator, &[9]).unwrap().timestamp_ms(), 5_000);
+    assert_eq!(next(&generator, &[9]).unwrap().ms_since_epoch(), 5_000);
     clock(&generator).set(at(3_999));
     assert_eq!(
         next(&generator, &[]),
@@ -230,7 +230,7 @@ fn the_epoch_bounds_the_clock() {
 fn a_custom_epoch_shifts_every_timestamp() {
     let epoch = Epoch::from_unix_ms(1_735_689_600_000).unwrap();
     let generator = scripted(|builder| builder.epoch(epoch), 1_735_689_600_123);
-    assert_eq!(next(&generator, &[0]).unwrap().timestamp_ms(), 123);
+    assert_eq!(next(&generator, &[0]).unwrap().ms_since_epoch(), 123);
     assert_eq!(generator.epoch(), epoch);
 }
 

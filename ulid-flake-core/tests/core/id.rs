@@ -98,3 +98,100 @@ fn generates_from_the_default_generator() {
     let b = Id::<User>::generate().unwrap();
     assert!(a < b);
 }
+
+#[test]
+fn reads_every_field_as_the_untyped_value_does() {
+    use std::time::{Duration, UNIX_EPOCH};
+    use ulid_flake_core::Epoch;
+
+    for text in [
+        "0000000000000",
+        "00CMXB6TAK4SA",
+        "00F5MN1MCFT30",
+        "7ZZZZZZZZZZZZ",
+    ] {
+        let value = UlidFlake::parse_str(text).unwrap();
+        let id = Id::<User>::from(value);
+        assert_eq!(id.ms_since_epoch(), value.ms_since_epoch(), "{text}");
+        assert_eq!(id.randomness(), value.randomness(), "{text}");
+        assert_eq!(
+            id.scalable_randomness(),
+            value.scalable_randomness(),
+            "{text}"
+        );
+        assert_eq!(id.scalability_id(), value.scalability_id(), "{text}");
+        for epoch in [Epoch::DEFAULT, Epoch::UNIX, Epoch::MAX] {
+            assert_eq!(id.unix_ms(epoch), value.unix_ms(epoch), "{text}");
+            assert_eq!(id.system_time(epoch), value.system_time(epoch), "{text}");
+        }
+    }
+    // The vector of SPEC §5: 2024-06-06T06:06:06.666Z with the default epoch.
+    let id = Id::<User>::parse_str("00CMXB6TAK4SA").unwrap();
+    assert_eq!(id.ms_since_epoch(), 13_586_766_666);
+    assert_eq!(id.unix_ms(Epoch::DEFAULT), 1_717_653_966_666);
+    assert_eq!(
+        id.system_time(Epoch::DEFAULT),
+        UNIX_EPOCH + Duration::from_millis(1_717_653_966_666)
+    );
+    assert_eq!(id.randomness(), 627_498);
+}
+
+#[test]
+fn bytes_text_and_integer_forms_match_the_untyped_value() {
+    let value = ulid_flake!("00F5MFHSEYXCM");
+    let id = Id::<User>::from(value);
+    assert_eq!(id.to_bytes(), value.to_bytes());
+    assert_eq!(<[u8; 8]>::from(id), value.to_bytes());
+    assert_eq!(Id::<User>::from_bytes(id.to_bytes()), Ok(id));
+    assert_eq!(
+        Id::<User>::from_bytes([0x80, 0, 0, 0, 0, 0, 0, 0]),
+        Err(Error::OutOfRange { found: 1 << 63 })
+    );
+    assert_eq!(id.to_hex(), "0x3CB47C72EF7594");
+    assert_eq!(id.to_bin(), value.to_bin());
+    assert_eq!(
+        format!("{id:x} {id:#X} {id:b} {id:o} {id:>15}"),
+        format!("{value:x} {value:#X} {value:b} {value:o} {value:>15}")
+    );
+    assert_eq!(String::from(id), "00F5MFHSEYXCM");
+    assert_eq!(String::from(value), "00F5MFHSEYXCM");
+    let mut buf = [0; ulid_flake_core::ENCODED_LEN];
+    assert_eq!(id.encode(&mut buf), "00F5MFHSEYXCM");
+    assert_eq!(Id::<User>::parse_ascii(b"00f5mfhseyxcm"), Ok(id));
+}
+
+#[test]
+fn cast_changes_the_entity_and_nothing_else() {
+    struct Profile;
+    let user = Id::<User>::parse_str("00CMXB6TAK4SA").unwrap();
+    let profile: Id<Profile> = user.cast();
+    assert_eq!(profile.to_ulid_flake(), user.to_ulid_flake());
+    assert_eq!(format!("{profile:?}"), "Id<Profile>(00CMXB6TAK4SA)");
+    assert_eq!(profile.cast::<User>(), user);
+    // `const`: typed constants of one entity can be derived from another's.
+    const ADMIN: Id<app::Post> = Id::<User>::MAX.cast();
+    assert_eq!(ADMIN, Id::MAX);
+}
+
+#[test]
+fn time_windows_give_typed_bounds() {
+    use std::time::{Duration, UNIX_EPOCH};
+    use ulid_flake_core::Epoch;
+
+    let epoch = Epoch::DEFAULT.unix_ms() as i64;
+    let window = epoch + 5..epoch + 7;
+    let (lowest, highest) = Id::<User>::range_for(Epoch::DEFAULT, window.clone()).unwrap();
+    let untyped = Epoch::DEFAULT.range_for(window).unwrap();
+    assert_eq!((lowest.to_ulid_flake(), highest.to_ulid_flake()), untyped);
+    assert_eq!((lowest.ms_since_epoch(), highest.ms_since_epoch()), (5, 6));
+    assert_eq!(Id::<User>::range_for(Epoch::DEFAULT, epoch..epoch), None);
+
+    let at = |ms: i64| UNIX_EPOCH + Duration::from_millis((epoch + ms) as u64);
+    let (lowest, highest) =
+        Id::<User>::range_for_system_time(Epoch::DEFAULT, at(5)..at(7)).unwrap();
+    assert_eq!((lowest.ms_since_epoch(), highest.ms_since_epoch()), (5, 6));
+    assert_eq!(
+        Id::<User>::range_for_system_time(Epoch::DEFAULT, at(-10)..at(-1)),
+        None
+    );
+}

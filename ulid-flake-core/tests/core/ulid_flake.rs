@@ -62,7 +62,7 @@ fn vectors_encode_to_their_texts() {
 fn vectors_split_into_timestamp_and_randomness() {
     for (text, integer, timestamp, randomness) in VECTORS {
         let id = UlidFlake::from_u64(integer).unwrap();
-        assert_eq!(id.timestamp_ms(), timestamp, "{text}");
+        assert_eq!(id.ms_since_epoch(), timestamp, "{text}");
         assert_eq!(id.randomness(), randomness, "{text}");
         assert_eq!(UlidFlake::from_parts(timestamp, randomness).unwrap(), id);
     }
@@ -81,7 +81,7 @@ fn vectors_are_in_integer_and_text_order() {
 fn the_scalable_reading_splits_off_the_scalability_id() {
     let id = ulid_flake!("00F5MN1MCFT30");
     assert_eq!(id.to_u64(), 17_087_134_008_076_384);
-    assert_eq!(id.timestamp_ms(), 16_295_560_844);
+    assert_eq!(id.ms_since_epoch(), 16_295_560_844);
     assert_eq!(id.scalable_randomness(), 16_195);
     assert_eq!(id.scalability_id(), 0);
     assert_eq!(

@@ -76,3 +76,21 @@ proptest! {
         prop_assert_eq!(ua.get_version_num(), 7);
     }
 }
+
+#[test]
+fn typed_ids_map_as_the_untyped_value_does() {
+    use ulid_flake_core::Id;
+    struct User;
+
+    let value = ulid_flake!("00CMXB6TAK4SA");
+    let id = Id::<User>::from(value);
+    for epoch in [Epoch::DEFAULT, Epoch::UNIX] {
+        let uuid = id.to_uuid_v7(epoch);
+        assert_eq!(uuid, value.to_uuid_v7(epoch));
+        assert_eq!(Id::<User>::from_uuid_v7(uuid, epoch), Ok(id));
+    }
+    assert_eq!(
+        Id::<User>::from_uuid_v7(Uuid::nil(), Epoch::DEFAULT).map(Id::to_u64),
+        UlidFlake::from_uuid_v7(Uuid::nil(), Epoch::DEFAULT).map(UlidFlake::to_u64)
+    );
+}

@@ -245,7 +245,7 @@ fn acquiring_opens_the_gate_until_the_send_time_plus_the_usable_validity() {
     assert_eq!(table.row(5).expires_at_us, START_UNIX_MS * 1000 + 2_030_000);
     let id = generate(&driver).unwrap();
     assert_eq!(id.scalability_id(), 5);
-    assert_eq!(id.timestamp_ms(), ms_at(Duration::from_millis(100)));
+    assert_eq!(id.ms_since_epoch(), ms_at(Duration::from_millis(100)));
     let status = driver.shared.status();
     assert_eq!(status.state, LeaseState::Held);
     assert_eq!(status.acquisitions, 1);
@@ -399,7 +399,7 @@ fn a_new_holder_starts_after_the_old_one_stopped() {
 
     assert_eq!(elapsed, Duration::from_millis(2_010));
     assert!(first_deadline + 200 <= ms_at(elapsed));
-    assert_eq!(generate(&second).unwrap().timestamp_ms(), ms_at(elapsed));
+    assert_eq!(generate(&second).unwrap().ms_since_epoch(), ms_at(elapsed));
     assert!(generate(&first).is_err());
 }
 
