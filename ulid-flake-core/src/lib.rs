@@ -89,6 +89,16 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+/// A `tracing` event under `target` when the `tracing` feature is on; nothing otherwise.
+macro_rules! event {
+    ($target:literal, $level:ident, $($field:tt)*) => {
+        #[cfg(feature = "tracing")]
+        tracing::$level!(target: $target, $($field)*);
+    };
+}
+#[cfg(feature = "std")]
+pub(crate) use event;
+
 mod error;
 mod external;
 mod fmt;

@@ -150,3 +150,37 @@ pub(crate) async fn get_post(
 pub(crate) async fn openapi() -> Json<utoipa::openapi::OpenApi> {
     Json(ApiDoc::openapi())
 }
+
+/// `GET /health`: 200 while IDs can be issued, 503 while the scalability-id lease (on
+/// PostgreSQL, see `main.rs`) is not known to be valid; the body reports the lease.
+pub(crate) async fn health() -> Response {
+    let Some(lease) = ulid_flake_core::lease::installed_lease_status() else {
+        return Json(serde_json::json!({ "status": "ok", "lease": null })).into_response();
+    };
+    let issuing = matches!(
+        lease.state,
+        ulid_flake_core::lease::LeaseState::Held | ulid_flake_core::lease::LeaseState::Confirming
+    );
+    let valid_until_unix_ms = lease.valid_until.and_then(|moment| {
+        let since = moment.duration_since(std::time::UNIX_EPOCH).ok()?;
+        u64::try_from(since.as_millis()).ok()
+    });
+    let body = serde_json::json!({
+        "status": if issuing { "ok" } else { "unavailable" },
+        "lease": {
+            "state": lease.state.to_string(),
+            "namespace": lease.namespace,
+            "scalability_id": lease.scalability_id,
+            "valid_until_unix_ms": valid_until_unix_ms,
+            "last_error": lease.last_error,
+            "acquisitions": lease.acquisitions,
+            "losses": lease.losses,
+        },
+    });
+    let status = if issuing {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(body)).into_response()
+}

@@ -11,7 +11,10 @@
 //!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond);
 //! - a stored row the types reject (a corrupt ID column) is a 500 with a fixed message; the
 //!   detail goes to the server's standard error only;
-//! - the OpenAPI document at `/openapi.json` (and `example-web-axum --print-openapi`).
+//! - the OpenAPI document at `/openapi.json` (and `example-web-axum --print-openapi`);
+//! - `GET /health`: on PostgreSQL the server leases its scalability id from the database
+//!   (`ulid_flake_sqlx::lease_postgres`), and the health check reports the lease — 200 while
+//!   it is valid, 503 while IDs cannot be issued.
 //!
 //! Every error is a JSON [`ApiError`], except for a request target over 64 KiB or a request
 //! head over about 400 KiB: hyper answers those (414, 431) itself, with an empty body, before
@@ -80,6 +83,7 @@ pub fn router(store: Store) -> Router {
         .route("/posts", post(api::create_post))
         .route("/posts/{id}", get(api::get_post))
         .route("/openapi.json", get(api::openapi))
+        .route("/health", get(api::health))
         .with_state(store)
         // The JSON extractors stop reading here; the rejection becomes a JSON 413.
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -4,10 +4,15 @@
 //!   `ulid-flake-example.sqlite3` in the current directory without it.
 //! - `ADDRESS`: where to listen; `127.0.0.1:3000` without it.
 //!
+//! On PostgreSQL the server leases its scalability id from the database (namespace
+//! `LEASE_NAMESPACE`, `example-web-axum` without it) before it listens, so that replicas of it
+//! never issue the same ID; `GET /health` reports the lease.
+//!
 //! `example-web-axum --print-openapi` prints the OpenAPI document (as `/openapi.json` serves
 //! it) and exits, touching no database: `scripts/validate-openapi.sh` checks it.
 
 use example_web_axum::{ApiDoc, Store, router};
+use ulid_flake_sqlx::lease::LeaseOptions;
 use utoipa::OpenApi;
 
 #[tokio::main]
@@ -28,6 +33,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_else(|_| "sqlite://ulid-flake-example.sqlite3?mode=rwc".to_owned());
     let address = std::env::var("ADDRESS").unwrap_or_else(|_| "127.0.0.1:3000".to_owned());
     let store = Store::connect(&url).await?;
+    if url.starts_with("postgres") {
+        let namespace =
+            std::env::var("LEASE_NAMESPACE").unwrap_or_else(|_| "example-web-axum".to_owned());
+        let lease = ulid_flake_sqlx::lease_postgres(&url, LeaseOptions::new(namespace)).await?;
+        eprintln!("leased scalability id {:?}", lease.status().scalability_id);
+        lease.install_default()?;
+    }
     let listener = tokio::net::TcpListener::bind(&address).await?;
     eprintln!(
         "listening on http://{} (database {url}); try GET /openapi.json",

@@ -28,6 +28,22 @@ fn unique(prefix: &str) -> String {
     )
 }
 
+/// The URL of a new database on the test PostgreSQL server.
+async fn postgres_database() -> String {
+    let url = std::env::var("ULID_FLAKE_TEST_POSTGRES_URL")
+        .expect("ULID_FLAKE_TEST_POSTGRES_URL is not set: run through scripts/test.sh");
+    let mut admin = sqlx::PgConnection::connect(&url)
+        .await
+        .unwrap_or_else(|error| panic!("PostgreSQL at {url} is unreachable: {error}"));
+    let database = unique("ulid_flake_web");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {database}")))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    let (server, _) = url.rsplit_once('/').unwrap();
+    format!("{server}/{database}")
+}
+
 impl Server {
     async fn start(url: &str) -> Self {
         let store = Store::connect(url).await.unwrap();
@@ -52,18 +68,7 @@ impl Server {
 
     /// A new database on the test server, so that tests do not see each other's rows.
     async fn postgres() -> Self {
-        let url = std::env::var("ULID_FLAKE_TEST_POSTGRES_URL")
-            .expect("ULID_FLAKE_TEST_POSTGRES_URL is not set: run through scripts/test.sh");
-        let mut admin = sqlx::PgConnection::connect(&url)
-            .await
-            .unwrap_or_else(|error| panic!("PostgreSQL at {url} is unreachable: {error}"));
-        let database = unique("ulid_flake_web");
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {database}")))
-            .execute(&mut admin)
-            .await
-            .unwrap();
-        let (server, _) = url.rsplit_once('/').unwrap();
-        Self::start(&format!("{server}/{database}")).await
+        Self::start(&postgres_database().await).await
     }
 
     async fn get(&self, path: &str) -> (StatusCode, Value) {
@@ -464,4 +469,66 @@ async fn the_printed_openapi_document_is_the_served_one() {
     assert!(output.status.success(), "{output:?}");
     let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(printed, served);
+}
+
+/// The server binary on PostgreSQL leases its scalability id before it listens, issues IDs
+/// under it, and `/health` reports the lease.
+#[tokio::test]
+async fn on_postgres_the_server_issues_ids_under_a_lease_that_health_reports() {
+    use std::io::{BufRead, BufReader};
+
+    let url = postgres_database().await;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_example-web-axum"))
+        .env("DATABASE_URL", &url)
+        .env("ADDRESS", "127.0.0.1:0")
+        .env("LEASE_NAMESPACE", unique("web"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let child = Kill(child);
+    let mut leased = None;
+    let mut base = None;
+    for line in stderr.lines() {
+        let line = line.unwrap();
+        if let Some(id) = line.strip_prefix("leased scalability id Some(") {
+            leased = Some(id.trim_end_matches(')').parse::<u8>().unwrap());
+        }
+        if let Some(rest) = line.strip_prefix("listening on ") {
+            base = Some(rest.split(' ').next().unwrap().to_owned());
+            break;
+        }
+    }
+    let (leased, base) = (leased.expect("a lease"), base.expect("an address"));
+    let client = reqwest::Client::new();
+
+    let health = client.get(format!("{base}/health")).send().await.unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+    let health: Value = health.json().await.unwrap();
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["lease"]["state"], "held");
+    assert_eq!(health["lease"]["scalability_id"], leased);
+    assert_eq!(health["lease"]["losses"], 0);
+
+    let created: Value = client
+        .post(format!("{base}/users"))
+        .json(&json!({ "name": "Ada" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let text = created["id"].as_str().unwrap();
+    // The Base32 part, whatever prefix the entity's IDs carry.
+    let id: ulid_flake_core::UlidFlake = text.rsplit('_').next().unwrap().parse().unwrap();
+    assert_eq!(id.scalability_id(), leased);
+    drop(child);
 }

@@ -185,7 +185,23 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                     }
                     continue;
                 }
-                Err(error) => return Err(error),
+                Err(error) => {
+                    #[cfg(feature = "tracing")]
+                    if let Error::ClockMovedBackwards {
+                        by_ms,
+                        allowance_ms,
+                    } = error
+                    {
+                        crate::event!(
+                            "ulid_flake::generator",
+                            warn,
+                            by_ms,
+                            allowance_ms,
+                            "clock moved back beyond the rollback allowance: no ID until it catches up"
+                        );
+                    }
+                    return Err(error);
+                }
             };
             // Weak: a spurious failure costs one more turn, which this loop takes anyway.
             match self
@@ -293,6 +309,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 allowance_ms: config.rollback_allowance_ms,
             });
         }
+        #[cfg(feature = "tracing")]
+        if behind > 0 {
+            crate::event!(
+                "ulid_flake::generator",
+                debug,
+                behind_ms = behind,
+                "clock moved back within the rollback allowance: continuing in the last millisecond"
+            );
+        }
         // Same millisecond, or a rollback within the allowance: continue in `last_ms`.
         let randomness = config.randomness_of(last) + self.increment();
         if randomness > config.randomness_max {
@@ -336,6 +361,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         loop {
             match self.generate() {
                 Err(Error::Overflow { timestamp_ms }) => {
+                    crate::event!(
+                        "ulid_flake::generator",
+                        trace,
+                        timestamp_ms,
+                        "millisecond exhausted: waiting for the next"
+                    );
                     self.clock.wait_until(self.unix_ms_after(timestamp_ms));
                 }
                 result => return result,
@@ -364,6 +395,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         loop {
             match self.generate() {
                 Err(Error::Overflow { timestamp_ms }) => {
+                    crate::event!(
+                        "ulid_flake::generator",
+                        trace,
+                        timestamp_ms,
+                        "millisecond exhausted: waiting for the next"
+                    );
                     let next = self.unix_ms_after(timestamp_ms);
                     self.clock.wait_until_async(next).await;
                 }

@@ -16,14 +16,6 @@ use super::{
 };
 use crate::generator::{Generator, RandomSource, ThreadRandom};
 
-/// `tracing` events under the `ulid_flake::lease` target, when the feature is on.
-macro_rules! event {
-    ($level:ident, $($field:tt)*) => {
-        #[cfg(feature = "tracing")]
-        tracing::$level!(target: "ulid_flake::lease", $($field)*);
-    };
-}
-
 /// What the lease's thread and its handle share.
 pub(crate) struct Shared<C> {
     pub(crate) generator: Generator<C>,
@@ -247,7 +239,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let mut record = self.shared.record();
         record.state = Some(LeaseState::Released);
         record.release_error = release_error;
-        event!(info, namespace = %self.shared.namespace, "scalability-id lease released");
+        crate::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, "scalability-id lease released");
     }
 
     /// One round: renew the lease held, or try to acquire one. Returns how it ended and how
@@ -287,7 +279,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                 (Outcome::Lost, Duration::ZERO)
             }
             Err(error) => {
-                event!(warn, namespace = %self.shared.namespace, scalability_id = held.scalability_id, %error, "scalability-id lease renewal failed");
+                crate::event!("ulid_flake::lease", warn, namespace = %self.shared.namespace, scalability_id = held.scalability_id, %error, "scalability-id lease renewal failed");
                 self.fail(error, Some(LeaseState::Confirming));
                 let left = held.deadline.saturating_sub(self.monotonic());
                 (Outcome::Held, self.backoff().min(left))
@@ -398,7 +390,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         );
         record.acquisitions += 1;
         record.last_error = None;
-        event!(info, namespace = %self.shared.namespace, scalability_id, acquisitions = record.acquisitions, "scalability-id lease acquired");
+        crate::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, scalability_id, acquisitions = record.acquisitions, "scalability-id lease acquired");
     }
 
     fn lose(&mut self, held: Held, reason: &str) {
@@ -409,7 +401,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         record.state = Some(LeaseState::Lost);
         record.losses += 1;
         record.last_error = Some(reason.into());
-        event!(error, namespace = %self.shared.namespace, scalability_id = held.scalability_id, reason, "scalability-id lease lost: no IDs until it is acquired again");
+        crate::event!("ulid_flake::lease", error, namespace = %self.shared.namespace, scalability_id = held.scalability_id, reason, "scalability-id lease lost: no IDs until it is acquired again");
     }
 
     fn fail(&mut self, error: S::Error, state: Option<LeaseState>) {

@@ -17,5 +17,7 @@ mod serde;
 mod statefulset;
 mod support;
 mod timestamp;
+#[cfg(feature = "tracing")]
+mod tracing;
 mod ulid_flake;
 mod uuid;

@@ -1,0 +1,130 @@
+//! The `tracing` events: a lease's acquisition, and the generator's clock rollbacks and
+//! waits for the next millisecond, as a subscriber sees them.
+
+use std::sync::{Arc, Mutex};
+
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Level, Metadata, Subscriber};
+use ulid_flake_core::Error;
+use ulid_flake_core::generator::Generator;
+use ulid_flake_core::lease::{LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease};
+
+use crate::support::{ManualClock, ScriptedRandom, at};
+
+/// Records `LEVEL target: message` for every event.
+#[derive(Clone, Default)]
+struct Recorder(Arc<Mutex<Vec<String>>>);
+
+impl Subscriber for Recorder {
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, event: &Event<'_>) {
+        struct Message(String);
+        impl Visit for Message {
+            fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+                if field.name() == "message" {
+                    self.0 = format!("{value:?}");
+                }
+            }
+        }
+        let mut message = Message(String::new());
+        event.record(&mut message);
+        let metadata = event.metadata();
+        self.0.lock().unwrap().push(format!(
+            "{} {}: {}",
+            metadata.level(),
+            metadata.target(),
+            message.0
+        ));
+    }
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+/// Grants every id.
+struct Granting;
+
+impl LeaseStore for Granting {
+    type Error = std::io::Error;
+    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+fn events_of(work: impl FnOnce()) -> Vec<String> {
+    let recorder = Recorder::default();
+    tracing::subscriber::with_default(recorder.clone(), work);
+    recorder.0.lock().unwrap().clone()
+}
+
+#[test]
+fn acquiring_a_lease_is_an_info_event() {
+    let events = events_of(|| {
+        let lease =
+            ScalabilityIdLease::acquire(Granting, LeaseOptions::new("jobs").ids(2..=2)).unwrap();
+        drop(lease);
+    });
+    assert_eq!(
+        events,
+        [format!(
+            "{} ulid_flake::lease: scalability-id lease acquired",
+            Level::INFO
+        )]
+    );
+}
+
+#[test]
+fn clock_rollbacks_and_overflow_waits_are_events() {
+    let generator = Generator::builder()
+        .clock(ManualClock::new(at(5_000)))
+        .random_source(ScriptedRandom::default())
+        .build()
+        .unwrap();
+    // A full first draw; an increment drawn as 0, then 255; then 7; then a fresh 42.
+    generator.random_source().push(&[1_048_575, 0, 255, 7, 42]);
+    let clock = generator.clock();
+    let events = events_of(|| {
+        generator.generate().unwrap();
+        clock.set(at(4_999));
+        assert!(matches!(generator.generate(), Err(Error::Overflow { .. })));
+        clock.set(at(5_000 - 1_001));
+        assert!(matches!(
+            generator.generate(),
+            Err(Error::ClockMovedBackwards { .. })
+        ));
+        clock.set(at(5_000));
+        generator.generate_blocking().unwrap();
+    });
+    assert_eq!(
+        events,
+        [
+            format!(
+                "{} ulid_flake::generator: clock moved back within the rollback allowance: \
+                 continuing in the last millisecond",
+                Level::DEBUG
+            ),
+            format!(
+                "{} ulid_flake::generator: clock moved back beyond the rollback allowance: no \
+                 ID until it catches up",
+                Level::WARN
+            ),
+            format!(
+                "{} ulid_flake::generator: millisecond exhausted: waiting for the next",
+                Level::TRACE
+            ),
+        ]
+    );
+}
