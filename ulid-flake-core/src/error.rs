@@ -102,13 +102,23 @@ pub enum Error {
         /// The id that was found.
         found: u64,
     },
-    /// An environment variable that configures the default generator held a value that is
-    /// not a number.
+    /// An environment variable held a value that is not what it must hold (a host name that
+    /// is no `StatefulSet` pod name).
     InvalidEnvironmentVariable {
         /// The variable's name.
         name: &'static str,
         /// What the variable must hold.
         expected: &'static str,
+    },
+    /// An environment variable that configures the default generator held a bad value, which
+    /// the error shows (up to [`Excerpt::CAPACITY`] bytes of it).
+    InvalidEnvironmentValue {
+        /// The variable's name.
+        name: &'static str,
+        /// What the variable must hold.
+        expected: &'static str,
+        /// The value found.
+        found: Excerpt,
     },
     /// The process-wide default generator was configured after it had already been set up,
     /// by an earlier configuration or by a first use.
@@ -197,6 +207,14 @@ impl fmt::Display for Error {
             Self::InvalidScalabilityId { found } => {
                 write!(f, "invalid scalability id: expected 0..=31, found {found}")
             }
+            Self::InvalidEnvironmentValue {
+                name,
+                expected,
+                found,
+            } => write!(
+                f,
+                "invalid environment variable {name}: expected {expected}, found {found}"
+            ),
             Self::InvalidEnvironmentVariable { name, expected } => write!(
                 f,
                 "invalid environment variable {name}: expected {expected}, found another value"
@@ -214,3 +232,71 @@ impl fmt::Display for Error {
 }
 
 impl core::error::Error for Error {}
+
+/// The start of a text an error shows: up to [`Excerpt::CAPACITY`] bytes, cut on a character
+/// boundary, kept inline so that [`Error`] stays `Copy` and needs no allocator. It displays
+/// quoted and escaped, with `…` when cut.
+///
+/// ```
+/// use ulid_flake_core::Excerpt;
+///
+/// assert_eq!(Excerpt::new("40").to_string(), r#""40""#);
+/// assert_eq!(Excerpt::new(&"9".repeat(100)).to_string(), format!("\"{}\"…", "9".repeat(24)));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Excerpt {
+    bytes: [u8; Excerpt::CAPACITY],
+    len: u8,
+    cut: bool,
+}
+
+impl Excerpt {
+    /// The most bytes kept.
+    pub const CAPACITY: usize = 24;
+
+    /// The start of `text`.
+    ///
+    /// ```
+    /// assert_eq!(ulid_flake_core::Excerpt::new("web-3").as_str(), "web-3");
+    /// ```
+    pub fn new(text: &str) -> Self {
+        let mut len = text.len().min(Self::CAPACITY);
+        while !text.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut bytes = [0; Self::CAPACITY];
+        bytes[..len].copy_from_slice(&text.as_bytes()[..len]);
+        Self {
+            bytes,
+            // At most CAPACITY: lossless.
+            len: len as u8,
+            cut: len < text.len(),
+        }
+    }
+
+    /// The text kept.
+    ///
+    /// ```
+    /// assert_eq!(ulid_flake_core::Excerpt::new("é").as_str(), "é");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        // Cut on a character boundary of a `str`: valid UTF-8.
+        core::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl fmt::Display for Excerpt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_str())?;
+        if self.cut {
+            f.write_str("…")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Excerpt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

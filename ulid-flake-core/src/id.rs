@@ -452,6 +452,26 @@ impl<T: ?Sized> Id<T> {
         UlidFlake::generate().map(Self::from_ulid_flake)
     }
 
+    /// A new ID from the process-wide default generator, without an error to handle; see
+    /// [`UlidFlake::new`] for what it does when the clock or a lease fails.
+    ///
+    /// # Panics
+    ///
+    /// As [`UlidFlake::new`].
+    ///
+    /// ```
+    /// use ulid_flake_core::Id;
+    ///
+    /// struct User;
+    /// let id: Id<User> = Id::new();
+    /// assert!(id > Id::MIN);
+    /// ```
+    #[cfg(feature = "std")]
+    #[allow(clippy::new_without_default, reason = "Id<T> has no Default by design")]
+    pub fn new() -> Self {
+        Self::from_ulid_flake(UlidFlake::new())
+    }
+
     /// A new ID from the process-wide default generator, without blocking the thread; see
     /// [`UlidFlake::generate_async`].
     ///

@@ -112,7 +112,9 @@ mod parser;
 mod timestamp;
 mod ulid_flake;
 
-pub use error::Error;
+pub use error::{Error, Excerpt};
+#[cfg(feature = "std")]
+pub use generator::init_from_env;
 pub use id::Id;
 pub use timestamp::Epoch;
 pub use ulid_flake::UlidFlake;
@@ -240,6 +242,34 @@ impl UlidFlake {
     /// ```
     pub fn generate() -> Result<Self, Error> {
         generator::default_generator()?.generate_blocking()
+    }
+
+    /// A new ID from the process-wide default generator, without an error to handle: the
+    /// everyday constructor, as `Uuid::now_v7()` is. What it does when the clock fails (waits
+    /// for the next millisecond, carries on from the last ID after a rollback, waits for a
+    /// lease) is [`Generator::new_id`](generator::Generator::new_id)'s policy; it never issues
+    /// a duplicate. [`UlidFlake::generate`] returns the errors instead.
+    ///
+    /// # Panics
+    ///
+    /// When the environment misconfigures the default generator (a bad
+    /// `ULID_FLAKE_SCALABILITY_ID`, with the message of [`init_from_env`]: call that at
+    /// start-up to meet it as an error), and in the cases of
+    /// [`Generator::new_id`](generator::Generator::new_id).
+    ///
+    /// ```
+    /// let (a, b) = (ulid_flake_core::UlidFlake::new(), ulid_flake_core::UlidFlake::new());
+    /// assert!(a < b);
+    /// ```
+    #[allow(
+        clippy::new_without_default,
+        reason = "Default is MIN, a constant; new() makes IDs"
+    )]
+    pub fn new() -> Self {
+        match generator::default_generator() {
+            Ok(generator) => generator.new_id(),
+            Err(error) => panic!("ulid-flake: no ID can be issued: {error}"),
+        }
     }
 
     /// A new ID from the process-wide default generator, waiting on the tokio timer instead

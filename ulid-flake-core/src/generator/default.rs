@@ -4,7 +4,7 @@ use std::boxed::Box;
 use std::sync::OnceLock;
 
 use super::Generator;
-use crate::Error;
+use crate::{Error, Excerpt};
 
 /// The environment variable that selects the scalable layout, with its scalability id, for
 /// the default generator: `ULID_FLAKE_SCALABILITY_ID=3`.
@@ -81,19 +81,42 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
     let Some(value) = std::env::var_os(SCALABILITY_ID_VARIABLE) else {
         return Ok(None);
     };
-    let invalid = Error::InvalidEnvironmentVariable {
+    let text = value.to_string_lossy();
+    let invalid = Error::InvalidEnvironmentValue {
         name: SCALABILITY_ID_VARIABLE,
         expected: "a scalability id, an integer 0..=31",
+        found: Excerpt::new(&text),
     };
+    let digits = text.trim();
     // Decimal digits only: `parse` would also take a sign.
-    let id: u64 = value
-        .to_str()
-        .map(str::trim)
-        .filter(|text| !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit()))
-        .and_then(|text| text.parse().ok())
-        .ok_or(invalid)?;
-    match u8::try_from(id) {
-        Ok(id) if id <= crate::SCALABILITY_ID_MAX => Ok(Some(id)),
-        _ => Err(Error::InvalidScalabilityId { found: id }),
+    if digits.is_empty() || !digits.bytes().all(|byte| byte.is_ascii_digit()) {
+        return Err(invalid);
     }
+    match digits.parse::<u8>() {
+        Ok(id) if id <= crate::SCALABILITY_ID_MAX => Ok(Some(id)),
+        _ => Err(invalid),
+    }
+}
+
+/// Sets the process-wide default generator up from the environment now, at start-up, so that
+/// a bad [`SCALABILITY_ID_VARIABLE`] stops the process before it serves anything, with an
+/// error that names the variable, the value found and the range expected. Without this call
+/// the first ID made through the default builds it, and reports the same error then.
+///
+/// When a default generator is in place already (installed, or built by a first use), this
+/// checks nothing more and succeeds.
+///
+/// # Errors
+///
+/// [`Error::InvalidEnvironmentValue`] for a bad [`SCALABILITY_ID_VARIABLE`].
+///
+/// ```
+/// fn main() -> Result<(), ulid_flake_core::Error> {
+///     ulid_flake_core::init_from_env()?; // e.g. ULID_FLAKE_SCALABILITY_ID=3
+///     // ... serve requests; `UlidFlake::new()` now never meets a configuration error.
+///     Ok(())
+/// }
+/// ```
+pub fn init_from_env() -> Result<(), Error> {
+    default_generator().map(drop)
 }

@@ -53,7 +53,9 @@ use builder::Config;
 pub use builder::{DEFAULT_ROLLBACK_ALLOWANCE, GeneratorBuilder, Layout};
 pub use clock::{Clock, SystemClock};
 pub(crate) use default::set_default_generator_ref;
-pub use default::{SCALABILITY_ID_VARIABLE, default_generator, set_default_generator};
+pub use default::{
+    SCALABILITY_ID_VARIABLE, default_generator, init_from_env, set_default_generator,
+};
 pub(crate) use fork::count as fork_count;
 pub use random::{RandomSource, ThreadRandom};
 pub use statefulset::{
@@ -61,6 +63,15 @@ pub use statefulset::{
 };
 
 use crate::{Epoch, Error, RANDOMNESS_BITS, UlidFlake};
+
+/// How long [`Generator::new_id`] (and so [`UlidFlake::new`]) waits for an invalid lease to
+/// be valid again before it panics: twice the default lease validity, time for a lease lost
+/// to a short outage to be re-acquired.
+///
+/// ```
+/// assert_eq!(ulid_flake_core::generator::NEW_ID_LEASE_WAIT.as_secs(), 30);
+/// ```
+pub const NEW_ID_LEASE_WAIT: core::time::Duration = core::time::Duration::from_secs(30);
 
 /// The state word before the first ID: above every valid ID.
 const NO_ID_YET: u64 = u64::MAX;
@@ -153,6 +164,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// }
     /// ```
     pub fn generate(&self) -> Result<UlidFlake, Error> {
+        self.generate_reading(|| self.now())
+    }
+
+    /// [`Generator::generate`] with `read` as the clock's reading (ms since the epoch).
+    #[inline(always)]
+    fn generate_reading(&self, read: impl Fn() -> Result<u64, Error>) -> Result<UlidFlake, Error> {
         let forks = fork::count();
         if forks != self.forks_seen.load(Ordering::Relaxed) {
             self.leave_inherited_millisecond(forks);
@@ -160,7 +177,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         // The clock first, then the state: the window between loading the state and the
         // compare-and-swap holds no clock read, so two threads on one generator rarely
         // collide.
-        let mut now = self.now()?;
+        let mut now = read()?;
         // The lease check: one load, compared with the millisecond just read. An ID carries
         // `now`, or an earlier millisecond that passed an earlier check.
         let gate = self.gate.load(Ordering::Acquire);
@@ -179,7 +196,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 // only a rollback that survives a second reading is real.
                 Err(Error::ClockMovedBackwards { .. }) if !clock_read_again => {
                     clock_read_again = true;
-                    now = self.now()?;
+                    now = read()?;
                     if now >= gate::deadline(gate) {
                         return Err(self.lease_not_valid(gate));
                     }
@@ -406,6 +423,76 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 }
                 result => return result,
             }
+        }
+    }
+
+    /// Makes the next ID and never returns an error — the generator behind
+    /// [`UlidFlake::new`] and [`Id::new`](crate::Id::new), for code that has no good answer to
+    /// a failed clock. Each failure has a policy that keeps IDs unique and increasing:
+    ///
+    /// - **The millisecond is exhausted** ([`Error::Overflow`]): it waits for the next one, as
+    ///   [`Generator::generate_blocking`] does (well under a millisecond).
+    /// - **The clock moved back beyond the rollback allowance**
+    ///   ([`Error::ClockMovedBackwards`]), or reads a moment before the epoch: it carries on
+    ///   from the last ID's millisecond, and when that is exhausted, moves to the next one
+    ///   without waiting for the clock, so IDs may run ahead of a clock that stays behind;
+    ///   they never go back.
+    /// - **A lease is not valid** ([`Error::LeaseNotValid`], a leased generator): it waits for
+    ///   the lease, checking every millisecond, for up to [`NEW_ID_LEASE_WAIT`]; past that it
+    ///   panics with the lease's error rather than issue an ID another replica may issue too.
+    ///
+    /// # Panics
+    ///
+    /// When a lease stays invalid for [`NEW_ID_LEASE_WAIT`], and when the last millisecond
+    /// the format can hold is exhausted (in the year 2302 with the default epoch). The
+    /// process-wide [`UlidFlake::new`] also panics when the environment misconfigures the
+    /// default generator; call [`init_from_env`] at start-up to meet that as an error.
+    ///
+    /// ```
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// let (a, b) = (generator.new_id(), generator.new_id());
+    /// assert!(a < b);
+    /// ```
+    pub fn new_id(&self) -> UlidFlake {
+        // The millisecond IDs may not go below: the last one's, after a rollback.
+        let mut floor = 0;
+        let mut lease_waited_ms = 0;
+        loop {
+            let read = || match self.now() {
+                Ok(now) => Ok(now.max(floor)),
+                // Before the epoch: a broken clock, handled as a rollback.
+                Err(Error::TimestampOutOfRange { found_ms }) if found_ms < 0 => Ok(floor),
+                Err(error) => Err(error),
+            };
+            let error = match self.generate_reading(read) {
+                Ok(id) => return id,
+                Err(error) => error,
+            };
+            match error {
+                Error::Overflow { timestamp_ms } if timestamp_ms >= crate::MAX_TIMESTAMP => {}
+                Error::Overflow { timestamp_ms }
+                    if self.now().is_ok_and(|now| now >= timestamp_ms) =>
+                {
+                    self.clock.wait_until(self.unix_ms_after(timestamp_ms));
+                    continue;
+                }
+                // The clock is behind the exhausted millisecond: take the next one now.
+                Error::Overflow { timestamp_ms } => {
+                    floor = timestamp_ms + 1;
+                    continue;
+                }
+                Error::ClockMovedBackwards { .. } => {
+                    floor = self.last.load(Ordering::Acquire) >> RANDOMNESS_BITS;
+                    continue;
+                }
+                Error::LeaseNotValid { .. } if lease_waited_ms < NEW_ID_LEASE_WAIT.as_millis() => {
+                    lease_waited_ms += 1;
+                    self.clock.wait_until(self.clock.unix_ms() + 1);
+                    continue;
+                }
+                _ => {}
+            }
+            panic!("ulid-flake: no ID can be issued: {error}");
         }
     }
 

@@ -213,13 +213,12 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         }
     }
 
-    /// The lease's thread: steps until stopped, then gives the id up.
+    /// The lease's thread, just after the first acquisition: steps until stopped, then gives
+    /// the id up.
     pub(crate) fn run(mut self) {
-        loop {
-            let (_, wait) = self.step();
-            if self.shared.wait(wait) {
-                break;
-            }
+        let mut wait = self.shared.timing.renew_every;
+        while !self.shared.wait(wait) {
+            wait = self.step().1;
         }
         self.shutdown();
     }

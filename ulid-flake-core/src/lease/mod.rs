@@ -589,10 +589,7 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// let result = ScalabilityIdLease::acquire(Full, LeaseOptions::new("jobs").ids(3..=4));
     /// assert!(matches!(result, Err(LeaseError::AllTaken { .. })));
     /// ```
-    pub fn acquire<S: LeaseStore>(store: S, options: LeaseOptions<C>) -> Result<Self, LeaseError>
-    where
-        C: Clone,
-    {
+    pub fn acquire<S: LeaseStore>(store: S, options: LeaseOptions<C>) -> Result<Self, LeaseError> {
         let LeaseOptions {
             namespace,
             ids,

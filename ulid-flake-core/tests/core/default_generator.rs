@@ -49,6 +49,18 @@ fn probe() {
             let id = UlidFlake::generate().unwrap();
             format!("{first:?} {second:?} id {}", id.scalability_id())
         }
+        "init" => {
+            let init =
+                ulid_flake_core::init_from_env().map_or_else(|e| e.to_string(), |()| "ok".into());
+            let generate = UlidFlake::generate()
+                .map_or_else(|e| e.to_string(), |id| id.scalability_id().to_string());
+            std::panic::set_hook(Box::new(|_| {}));
+            let new = std::panic::catch_unwind(UlidFlake::new).map_or_else(
+                |panic| format!("panics: {}", panic.downcast_ref::<String>().unwrap()),
+                |id| id.scalability_id().to_string(),
+            );
+            format!("init {init}; generate {generate}; new {new}")
+        }
         "use-then-configure" => {
             UlidFlake::generate().unwrap();
             format!(
@@ -81,28 +93,47 @@ fn the_variable_selects_the_scalable_layout() {
     );
 }
 
-#[test]
-fn a_bad_variable_is_an_error_on_every_call() {
-    let out_of_range = Error::InvalidScalabilityId { found: 32 };
-    assert_eq!(
-        probe_in_child("generate", Some("32")),
-        format!("errors Some({out_of_range:?}) Some({out_of_range:?})")
-    );
-    let not_a_number = Error::InvalidEnvironmentVariable {
+fn bad_value(value: &str) -> Error {
+    Error::InvalidEnvironmentValue {
         name: "ULID_FLAKE_SCALABILITY_ID",
         expected: "a scalability id, an integer 0..=31",
-    };
-    for value in ["web-3", "", "-1", "+3", "3.0"] {
+        found: ulid_flake_core::Excerpt::new(value),
+    }
+}
+
+#[test]
+fn a_bad_variable_is_an_error_on_every_call() {
+    for value in ["32", "40", "web-3", "", "-1", "+3", "3.0"] {
+        let error = bad_value(value);
         assert_eq!(
             probe_in_child("generate", Some(value)),
-            format!("errors Some({not_a_number:?}) Some({not_a_number:?})"),
+            format!("errors Some({error:?}) Some({error:?})"),
             "{value:?}"
         );
     }
+}
+
+#[test]
+fn a_bad_variable_names_itself_its_value_and_the_range() {
     assert_eq!(
-        not_a_number.to_string(),
+        bad_value("40").to_string(),
         "invalid environment variable ULID_FLAKE_SCALABILITY_ID: expected a scalability id, \
-         an integer 0..=31, found another value"
+         an integer 0..=31, found \"40\""
+    );
+}
+
+#[test]
+fn init_from_env_reports_a_bad_variable_at_start_up_as_the_lazy_path_does() {
+    let message = bad_value("40").to_string();
+    assert_eq!(
+        probe_in_child("init", Some("40")),
+        format!(
+            "init {message}; generate {message}; new panics: ulid-flake: no ID can be issued: {message}"
+        )
+    );
+    assert_eq!(
+        probe_in_child("init", Some("7")),
+        "init ok; generate 7; new 7"
     );
 }
 

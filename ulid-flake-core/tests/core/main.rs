@@ -11,6 +11,7 @@ mod id;
 mod lease;
 #[cfg(ulid_flake_loom)]
 mod loom;
+mod new_id;
 mod parser;
 mod schema;
 mod serde;

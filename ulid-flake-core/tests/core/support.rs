@@ -117,3 +117,10 @@ pub(crate) fn report_of_child(
         .unwrap_or_else(|| panic!("no report in {stdout}"))
         .to_owned()
 }
+
+impl ulid_flake_core::lease::LeaseClock for ManualClock {
+    /// The manual time, as if the monotonic clock had started at the Unix epoch.
+    fn monotonic(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.unix_ms().max(0) as u64)
+    }
+}

@@ -1,0 +1,122 @@
+//! The infallible constructor's policy for every failure, on a scripted clock: it waits for
+//! the next millisecond, carries on past a broken clock, waits for a lease, and never issues
+//! a duplicate.
+
+use ulid_flake_core::Error;
+use ulid_flake_core::generator::{Generator, NEW_ID_LEASE_WAIT, ThreadRandom};
+use ulid_flake_core::lease::{LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease};
+
+use crate::support::{ManualClock, ScriptedRandom, at};
+
+fn scripted(unix_ms: i64) -> Generator<ManualClock, ScriptedRandom> {
+    Generator::builder()
+        .clock(ManualClock::new(unix_ms))
+        .random_source(ScriptedRandom::default())
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn an_exhausted_millisecond_waits_for_the_next() {
+    let generator = scripted(at(100));
+    // A draw at the top of the field, an increment past it, then a fresh draw.
+    generator.random_source().push(&[1_048_575, 1, 5]);
+
+    let (first, second) = (generator.new_id(), generator.new_id());
+
+    assert_eq!(
+        (first.ms_since_epoch(), first.randomness()),
+        (100, 1_048_575)
+    );
+    assert_eq!((second.ms_since_epoch(), second.randomness()), (101, 5));
+    assert_eq!(generator.clock().waits(), [at(101)]);
+}
+
+#[test]
+fn a_clock_far_behind_continues_from_the_last_millisecond_without_waiting() {
+    let generator = scripted(at(50_000));
+    generator.random_source().push(&[1_048_300, 200, 255, 9]);
+    let first = generator.new_id();
+    // Ten seconds back: ten times the default allowance.
+    generator.clock().set(at(40_000));
+    assert!(matches!(
+        generator.generate(),
+        Err(Error::ClockMovedBackwards { by_ms: 10_000, .. })
+    ));
+
+    let in_last = generator.new_id();
+    let next = generator.new_id();
+
+    assert_eq!(first.ms_since_epoch(), 50_000);
+    assert_eq!(
+        (in_last.ms_since_epoch(), in_last.randomness()),
+        (50_000, 1_048_500)
+    );
+    // 1_048_500 + 255 overflows: the next millisecond at once, with a fresh draw.
+    assert_eq!((next.ms_since_epoch(), next.randomness()), (50_001, 9));
+    assert!(first < in_last && in_last < next);
+    assert!(
+        generator.clock().waits().is_empty(),
+        "it must not wait 10 s for the clock"
+    );
+}
+
+#[test]
+fn a_clock_before_the_epoch_gives_ids_from_its_first_millisecond() {
+    let generator = scripted(at(-5_000));
+    generator.random_source().push(&[3]);
+
+    let id = generator.new_id();
+
+    assert_eq!((id.ms_since_epoch(), id.randomness()), (0, 3));
+}
+
+/// Grants the first take, then refuses everything: the lease is lost for good.
+struct GrantsOnce(bool);
+
+impl LeaseStore for GrantsOnce {
+    type Error = std::io::Error;
+    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(std::mem::replace(&mut self.0, false))
+    }
+    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_invalid_lease_is_waited_for_then_panics_rather_than_issue() {
+    let options = LeaseOptions::new("jobs").ids(8..=8).generator(
+        Generator::builder()
+            .clock(ManualClock::new(at(1_000_000)))
+            .random_source(ThreadRandom),
+    );
+    let lease = ScalabilityIdLease::acquire(GrantsOnce(true), options).unwrap();
+    let generator = lease.generator();
+    assert_eq!(generator.new_id().scalability_id(), 8);
+    // Past the lease's deadline (15 s × 0.999 − 1 s after it was taken).
+    generator.clock().set(at(1_020_000));
+    let until = generator.generate().unwrap_err();
+
+    std::panic::set_hook(Box::new(|_| {}));
+    let panic = std::panic::catch_unwind(|| generator.new_id()).unwrap_err();
+    let _ = std::panic::take_hook();
+
+    assert_eq!(
+        panic.downcast_ref::<String>().unwrap(),
+        &format!("ulid-flake: no ID can be issued: {until}")
+    );
+    assert!(matches!(
+        until,
+        Error::LeaseNotValid {
+            scalability_id: 8,
+            valid_until_unix_ms: Some(_)
+        }
+    ));
+    // It waited the whole bound, a millisecond at a time, on the generator's clock.
+    let waited = generator.clock().waits().len() as u128;
+    assert_eq!(waited, NEW_ID_LEASE_WAIT.as_millis());
+}
