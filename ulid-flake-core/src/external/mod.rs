@@ -1,13 +1,19 @@
 //! Integrations with other crates, each behind a feature named after the crate.
 
+#[cfg(feature = "chrono")]
+mod chrono_support;
 #[cfg(feature = "diesel")]
 mod diesel_support;
+#[cfg(feature = "jiff")]
+mod jiff_support;
 #[cfg(feature = "schemars")]
 mod schemars_support;
 #[cfg(feature = "serde")]
 pub(crate) mod serde_support;
 #[cfg(feature = "sqlx")]
 mod sqlx_support;
+#[cfg(feature = "time")]
+mod time_support;
 #[cfg(feature = "utoipa")]
 mod utoipa_support;
 #[cfg(feature = "uuid")]
@@ -31,4 +37,38 @@ mod schema_text {
 
     /// The example: the first vector of the specification.
     pub(crate) const EXAMPLE: &str = "00CMXB6TAK4SA";
+}
+
+/// What the date-time integrations (chrono, time, jiff) share: moments in whole Unix
+/// milliseconds, rounded as [`Epoch::range_for_system_time`](crate::Epoch) rounds them.
+#[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
+mod date_time {
+    use crate::{Epoch, Error, UlidFlake};
+
+    /// Unix nanoseconds rounded down to whole milliseconds (towards the past, before 1970
+    /// too), saturating at the ends of `i64`.
+    #[cfg(any(feature = "time", feature = "jiff"))]
+    pub(crate) fn floor_ms(nanos: i128) -> i64 {
+        saturate(nanos.div_euclid(1_000_000))
+    }
+
+    /// Unix nanoseconds rounded up to whole milliseconds, saturating at the ends of `i64`.
+    #[cfg(any(feature = "time", feature = "jiff"))]
+    pub(crate) fn ceil_ms(nanos: i128) -> i64 {
+        saturate(-(-nanos).div_euclid(1_000_000))
+    }
+
+    #[cfg(any(feature = "time", feature = "jiff"))]
+    fn saturate(ms: i128) -> i64 {
+        i64::try_from(ms).unwrap_or(if ms < 0 { i64::MIN } else { i64::MAX })
+    }
+
+    /// The stand-alone ID of a moment in Unix milliseconds with the given randomness.
+    pub(crate) fn from_parts(
+        epoch: Epoch,
+        unix_ms: i64,
+        randomness: u32,
+    ) -> Result<UlidFlake, Error> {
+        UlidFlake::from_parts(epoch.ms_since_epoch_at(unix_ms)?, randomness)
+    }
 }

@@ -2,6 +2,8 @@
 
 mod clock_faults;
 mod concurrency;
+#[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
+mod date_time;
 mod default_generator;
 mod error;
 mod fmt;
