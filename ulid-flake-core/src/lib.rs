@@ -138,6 +138,23 @@ pub mod serde {
     pub use crate::external::serde_support::{integer, text};
 }
 
+/// proptest strategies for IDs (feature `proptest`): any valid ID, the edge values (`MIN`,
+/// `MAX`, the first and last milliseconds, randomness 0 and all ones) drawn often. `UlidFlake`
+/// and `Id<T>` also implement `proptest::arbitrary::Arbitrary` with the same strategies.
+///
+/// ```
+/// use proptest::prelude::*;
+/// use ulid_flake_core::proptest::any_ulid_flake;
+///
+/// proptest!(|(a in any_ulid_flake(), b in any_ulid_flake())| {
+///     prop_assert_eq!(a.cmp(&b), a.to_i64().cmp(&b.to_i64()));
+/// });
+/// ```
+#[cfg(feature = "proptest")]
+pub mod proptest {
+    pub use crate::external::proptest_support::{any_id, any_ulid_flake};
+}
+
 /// SQL that creates helper functions in the database, so that someone reading it in `psql` or
 /// `mysql` sees the IDs the API shows: `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)`
 /// and `ulid_flake_to_timestamp(id, epoch_ms)` (UTC). They follow the codec exactly (no

@@ -8,6 +8,8 @@ mod default_generator;
 mod error;
 mod fmt;
 mod fork;
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+mod fuzzing;
 mod generator;
 mod id;
 mod lease;
