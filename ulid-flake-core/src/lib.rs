@@ -155,6 +155,25 @@ pub mod proptest {
     pub use crate::external::proptest_support::{any_id, any_ulid_flake};
 }
 
+/// rand 0.10 interop (feature `rand010`): [`RandSource`](rand010::RandSource) lets any `rand`
+/// RNG supply a generator's randomness, for reproducible IDs from a seed.
+///
+/// ```
+/// use rand::SeedableRng;
+/// use rand::rngs::StdRng;
+/// use ulid_flake_core::{generator::Generator, rand010::RandSource};
+///
+/// let generator = Generator::builder()
+///     .random_source(RandSource::new(StdRng::seed_from_u64(42)))
+///     .build()?;
+/// assert!(generator.generate()?.to_i64() > 0);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+#[cfg(feature = "rand010")]
+pub mod rand010 {
+    pub use crate::external::rand010_support::RandSource;
+}
+
 /// SQL that creates helper functions in the database, so that someone reading it in `psql` or
 /// `mysql` sees the IDs the API shows: `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)`
 /// and `ulid_flake_to_timestamp(id, epoch_ms)` (UTC). They follow the codec exactly (no

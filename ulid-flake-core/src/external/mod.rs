@@ -10,6 +10,8 @@ mod diesel_support;
 mod jiff_support;
 #[cfg(feature = "proptest")]
 pub(crate) mod proptest_support;
+#[cfg(feature = "rand010")]
+pub(crate) mod rand010_support;
 #[cfg(feature = "schemars")]
 mod schemars_support;
 #[cfg(feature = "serde")]

@@ -16,6 +16,8 @@ mod lease;
 #[cfg(ulid_flake_loom)]
 mod loom;
 mod parser;
+#[cfg(feature = "rand010")]
+mod rand;
 mod schema;
 mod serde;
 mod statefulset;
