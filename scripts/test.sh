@@ -34,7 +34,8 @@ fi
 
 step "every feature of each published crate alone, and the combinations users pick (no_std first)"
 cargo hack check -q --each-feature --no-dev-deps "${published[@]}"
-for features in alloc serde,uuid alloc,schemars std,serde std,serde,uuid,utoipa,schemars; do
+for features in alloc serde,uuid alloc,schemars std,serde std,serde,uuid,utoipa,schemars \
+  chrono time jiff chrono,time,jiff,serde arbitrary proptest arbitrary,proptest,serde; do
   cargo check -q -p ulid-flake-core --no-default-features --features "$features"
 done
 

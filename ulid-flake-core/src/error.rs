@@ -129,6 +129,15 @@ pub enum Error {
         /// Which property of the UUID does not hold.
         expected: &'static str,
     },
+    /// An ID's moment lies beyond the last moment a date-time type can hold: `time`'s
+    /// `OffsetDateTime` and `jiff`'s `Timestamp` stop in the year 9999, while the IDs of a
+    /// late epoch reach the year 10889.
+    DateTimeOutOfRange {
+        /// The moment, in Unix milliseconds.
+        found_unix_ms: i128,
+        /// The last Unix millisecond the date-time type can hold.
+        max_unix_ms: i128,
+    },
 }
 
 impl fmt::Display for Error {
@@ -226,6 +235,14 @@ impl fmt::Display for Error {
             Self::InvalidUuid { expected } => write!(
                 f,
                 "not a UUID mapped from a Ulid-Flake: expected {expected}"
+            ),
+            Self::DateTimeOutOfRange {
+                found_unix_ms,
+                max_unix_ms,
+            } => write!(
+                f,
+                "moment out of range of the date-time type: expected at most Unix ms \
+                 {max_unix_ms}, found Unix ms {found_unix_ms}"
             ),
         }
     }

@@ -150,6 +150,42 @@ pub mod serde {
     pub use crate::external::serde_support::{integer, text};
 }
 
+/// proptest strategies for IDs (feature `proptest`): any valid ID, the edge values (`MIN`,
+/// `MAX`, the first and last milliseconds, randomness 0 and all ones) drawn often. `UlidFlake`
+/// and `Id<T>` also implement `proptest::arbitrary::Arbitrary` with the same strategies.
+///
+/// ```
+/// use proptest::prelude::*;
+/// use ulid_flake_core::proptest::any_ulid_flake;
+///
+/// proptest!(|(a in any_ulid_flake(), b in any_ulid_flake())| {
+///     prop_assert_eq!(a.cmp(&b), a.to_i64().cmp(&b.to_i64()));
+/// });
+/// ```
+#[cfg(feature = "proptest")]
+pub mod proptest {
+    pub use crate::external::proptest_support::{any_id, any_ulid_flake};
+}
+
+/// rand 0.10 interop (feature `rand010`): [`RandSource`](rand010::RandSource) lets any `rand`
+/// RNG supply a generator's randomness, for reproducible IDs from a seed.
+///
+/// ```
+/// use rand::SeedableRng;
+/// use rand::rngs::StdRng;
+/// use ulid_flake_core::{generator::Generator, rand010::RandSource};
+///
+/// let generator = Generator::builder()
+///     .random_source(RandSource::new(StdRng::seed_from_u64(42)))
+///     .build()?;
+/// assert!(generator.generate()?.to_i64() > 0);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+#[cfg(feature = "rand010")]
+pub mod rand010 {
+    pub use crate::external::rand010_support::RandSource;
+}
+
 /// SQL that creates helper functions in the database, so that someone reading it in `psql` or
 /// `mysql` sees the IDs the API shows: `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)`
 /// and `ulid_flake_to_timestamp(id, epoch_ms)` (UTC). They follow the codec exactly (no

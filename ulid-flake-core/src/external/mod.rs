@@ -1,13 +1,25 @@
 //! Integrations with other crates, each behind a feature named after the crate.
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary_support;
+#[cfg(feature = "chrono")]
+mod chrono_support;
 #[cfg(feature = "diesel")]
 mod diesel_support;
+#[cfg(feature = "jiff")]
+mod jiff_support;
+#[cfg(feature = "proptest")]
+pub(crate) mod proptest_support;
+#[cfg(feature = "rand010")]
+pub(crate) mod rand010_support;
 #[cfg(feature = "schemars")]
 mod schemars_support;
 #[cfg(feature = "serde")]
 pub(crate) mod serde_support;
 #[cfg(feature = "sqlx")]
 mod sqlx_support;
+#[cfg(feature = "time")]
+mod time_support;
 #[cfg(feature = "utoipa")]
 mod utoipa_support;
 #[cfg(feature = "uuid")]
@@ -31,4 +43,76 @@ mod schema_text {
 
     /// The example: the first vector of the specification.
     pub(crate) const EXAMPLE: &str = "00CMXB6TAK4SA";
+}
+
+/// What the date-time integrations (chrono, time, jiff) share: moments in whole Unix
+/// milliseconds, rounded as [`Epoch::range_for_system_time`](crate::Epoch) rounds them.
+#[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
+mod date_time {
+    use crate::{Epoch, Error, UlidFlake};
+
+    /// Unix nanoseconds rounded down to whole milliseconds (towards the past, before 1970
+    /// too), saturating at the ends of `i64`.
+    #[cfg(any(feature = "time", feature = "jiff"))]
+    pub(crate) fn floor_ms(nanos: i128) -> i64 {
+        saturate(nanos.div_euclid(1_000_000))
+    }
+
+    /// Unix nanoseconds rounded up to whole milliseconds, saturating at the ends of `i64`.
+    #[cfg(any(feature = "time", feature = "jiff"))]
+    pub(crate) fn ceil_ms(nanos: i128) -> i64 {
+        saturate(-(-nanos).div_euclid(1_000_000))
+    }
+
+    #[cfg(any(feature = "time", feature = "jiff"))]
+    fn saturate(ms: i128) -> i64 {
+        i64::try_from(ms).unwrap_or(if ms < 0 { i64::MIN } else { i64::MAX })
+    }
+
+    /// The stand-alone ID of a moment in Unix milliseconds with the given randomness.
+    pub(crate) fn from_parts(
+        epoch: Epoch,
+        unix_ms: i64,
+        randomness: u32,
+    ) -> Result<UlidFlake, Error> {
+        UlidFlake::from_parts(epoch.ms_since_epoch_at(unix_ms)?, randomness)
+    }
+}
+
+/// The values that the fuzzing and property-testing integrations (arbitrary, proptest) draw
+/// often, because code that handles IDs breaks at them first.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+mod edges {
+    use crate::{MAX_TIMESTAMP, RANDOMNESS_BITS, RANDOMNESS_MAX, UlidFlake};
+
+    /// The first and last IDs, their neighbours, and both ends of the first and last
+    /// milliseconds.
+    pub(crate) const VALUES: [UlidFlake; 8] = [
+        UlidFlake::MIN,
+        UlidFlake::from_raw(1),
+        UlidFlake::from_raw(RANDOMNESS_MAX as u64),
+        UlidFlake::from_raw(1 << RANDOMNESS_BITS),
+        UlidFlake::from_raw(MAX_TIMESTAMP << RANDOMNESS_BITS),
+        UlidFlake::from_raw(MAX_TIMESTAMP << RANDOMNESS_BITS | 1),
+        UlidFlake::from_raw(i64::MAX as u64 - 1),
+        UlidFlake::MAX,
+    ];
+
+    /// The ID of this timestamp with randomness 0 (`max` false) or all ones.
+    pub(crate) const fn with_edge_randomness(ms_since_epoch: u64, max: bool) -> UlidFlake {
+        let randomness = if max { RANDOMNESS_MAX as u64 } else { 0 };
+        UlidFlake::from_raw((ms_since_epoch & MAX_TIMESTAMP) << RANDOMNESS_BITS | randomness)
+    }
+
+    /// The ID of this randomness in the first (`last` false) or last millisecond.
+    pub(crate) const fn at_edge_timestamp(last: bool, randomness: u32) -> UlidFlake {
+        let timestamp = if last { MAX_TIMESTAMP } else { 0 };
+        UlidFlake::from_raw(timestamp << RANDOMNESS_BITS | (randomness & RANDOMNESS_MAX) as u64)
+    }
+
+    /// Any valid ID, from 64 bits: the top bit dropped.
+    #[cfg(feature = "arbitrary")]
+    pub(crate) const fn from_bits(bits: u64) -> UlidFlake {
+        UlidFlake::from_raw(bits >> 1)
+    }
 }

@@ -52,6 +52,14 @@ fn every_error_message_says_what_was_expected_and_found() {
             "not a UUID mapped from a Ulid-Flake: expected version 7",
         ),
         (
+            Error::DateTimeOutOfRange {
+                found_unix_ms: 253_402_300_800_000,
+                max_unix_ms: 253_402_300_799_999,
+            },
+            "moment out of range of the date-time type: expected at most Unix ms \
+             253402300799999, found Unix ms 253402300800000",
+        ),
+        (
             Error::InvalidLength { found: 12 },
             "invalid length: expected 13 ASCII characters, found 12 bytes",
         ),

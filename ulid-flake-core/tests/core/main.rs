@@ -2,10 +2,14 @@
 
 mod clock_faults;
 mod concurrency;
+#[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
+mod date_time;
 mod default_generator;
 mod error;
 mod fmt;
 mod fork;
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+mod fuzzing;
 mod generator;
 mod id;
 mod lease;
@@ -13,6 +17,8 @@ mod lease;
 mod loom;
 mod new_id;
 mod parser;
+#[cfg(feature = "rand010")]
+mod rand;
 mod schema;
 mod serde;
 mod statefulset;
