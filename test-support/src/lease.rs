@@ -522,6 +522,29 @@ pub fn assert_no_duplicates(reports: &[&Report]) {
     }
 }
 
+/// Fails unless `holder` issued no ID within `margin_ms` of the milliseconds in which
+/// `other` held the id: the invariant is about (id, millisecond) pairs, not whole IDs, and on
+/// one machine's clock the protocol keeps the margin between two holders.
+pub fn assert_separated(holder: &Report, other: &Report, margin_ms: u64) {
+    let ms = |id: &u64| id >> 20;
+    let (Some(first), Some(last)) = (
+        other.ids.iter().map(ms).min(),
+        other.ids.iter().map(ms).max(),
+    ) else {
+        return;
+    };
+    let close = holder
+        .ids
+        .iter()
+        .map(ms)
+        .find(|&at| at + margin_ms > first && at < last + margin_ms);
+    assert_eq!(
+        close, None,
+        "the holder issued an ID in millisecond {close:?}, within {margin_ms} ms of another \
+         holder's {first}..={last}"
+    );
+}
+
 /// A new directory for the replicas' files.
 pub fn scratch_dir() -> PathBuf {
     let dir = std::env::var_os("ULID_FLAKE_TEST_SQLITE_DIR")
@@ -585,6 +608,10 @@ pub fn kill_partition_and_take(server: Server, child: impl Fn() -> Command) -> R
     let mut all: Vec<&Report> = others.iter().collect();
     all.push(&report);
     assert_no_duplicates(&all);
+    for other in &others {
+        // The margin of the tests' timing, less a millisecond of rounding.
+        assert_separated(&report, other, 199);
+    }
     assert_eq!(
         (report.losses, report.acquisitions),
         (3, 4),
@@ -625,6 +652,7 @@ pub fn stall_server(server: Server, child: impl Fn() -> Command) -> Report {
     let other = other.stop();
     let report = holder.stop();
     assert_no_duplicates(&[&report, &other]);
+    assert_separated(&report, &other, 199);
     assert!(
         report.losses >= 1,
         "the holder did not notice the stall: {report:?}"

@@ -144,7 +144,7 @@ impl DieselLeaseStore {
     }
 }
 
-/// Opens the lease's connection: sets the session up and creates the table if missing.
+/// Opens the lease's connection and creates the table if missing.
 fn connect(url: &str, backend: Backend) -> Result<Session, DatabaseError> {
     let mut session = match backend {
         #[cfg(feature = "postgres")]
@@ -152,15 +152,12 @@ fn connect(url: &str, backend: Backend) -> Result<Session, DatabaseError> {
         #[cfg(feature = "mysql")]
         Backend::Mysql => Session::Mysql(MysqlConnection::establish(url)?),
     };
-    let sql = session.sql();
-    let setup = sql.session_setup.into_iter().chain([sql.create_table]);
-    for statement in setup {
-        match &mut session {
-            #[cfg(feature = "postgres")]
-            Session::Postgres(conn) => conn.batch_execute(statement)?,
-            #[cfg(feature = "mysql")]
-            Session::Mysql(conn) => conn.batch_execute(statement)?,
-        }
+    let create_table = session.sql().create_table;
+    match &mut session {
+        #[cfg(feature = "postgres")]
+        Session::Postgres(conn) => conn.batch_execute(create_table)?,
+        #[cfg(feature = "mysql")]
+        Session::Mysql(conn) => conn.batch_execute(create_table)?,
     }
     Ok(session)
 }

@@ -216,7 +216,7 @@ impl SqlxLeaseStore {
     }
 }
 
-/// Opens the lease's connection: sets the session up and creates the table if missing.
+/// Opens the lease's connection and creates the table if missing.
 async fn connect(target: &Target) -> Result<Session, sqlx::Error> {
     let mut session = match target {
         #[cfg(feature = "postgres")]
@@ -224,11 +224,8 @@ async fn connect(target: &Target) -> Result<Session, sqlx::Error> {
         #[cfg(feature = "mysql")]
         Target::MySql(options) => Session::MySql(MySqlConnection::connect_with(options).await?),
     };
-    let sql = session.sql();
-    if let Some(setup) = sql.session_setup {
-        session.execute(&[(setup, &[])]).await?;
-    }
-    session.execute(&[(sql.create_table, &[])]).await?;
+    let create_table = session.sql().create_table;
+    session.execute(&[(create_table, &[])]).await?;
     Ok(session)
 }
 

@@ -171,24 +171,24 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     #[inline(always)]
     fn generate_reading(&self, read: impl Fn() -> Result<u64, Error>) -> Result<UlidFlake, Error> {
         let forks = fork::count();
-        if forks != self.forks_seen.load(Ordering::Relaxed) {
+        if forks != self.forks_seen.load(Ordering::Acquire) {
             self.leave_inherited_millisecond(forks);
         }
-        // The clock first, then the state: the window between loading the state and the
+        // The lease check: one load, before the clock is read, so that the reading is taken
+        // after the gate's lease began (a reading from before it could fall in the previous
+        // holder's milliseconds); then compared with the millisecond read.
+        let gate = self.gate.load(Ordering::Acquire);
+        // The clock, then the state: the window between loading the state and the
         // compare-and-swap holds no clock read, so two threads on one generator rarely
         // collide.
         let mut now = read()?;
-        // The lease check: one load, compared with the millisecond just read. An ID carries
-        // `now`, or an earlier millisecond that passed an earlier check.
-        let gate = self.gate.load(Ordering::Acquire);
         if now >= gate::deadline(gate) {
             return Err(self.lease_not_valid(gate));
         }
-        let low_bits = gate::scalability_id(gate);
         let mut last = self.last.load(Ordering::Acquire);
         let mut clock_read_again = false;
         loop {
-            let next = match self.next_after(last, now, low_bits) {
+            let next = match self.next_after(last, now, gate) {
                 Ok(next) => next,
                 // Another thread may have read the clock after us and stored a later
                 // timestamp before our load: that is no rollback. A reading taken now, after
@@ -259,13 +259,14 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// lease, its connection and its renewals belong to the parent.
     #[cold]
     fn leave_inherited_millisecond(&self, forks: u64) {
-        if self.forks_seen.swap(forks, Ordering::Relaxed) == forks {
-            return;
-        }
+        // Both steps first, then the count: a thread that sees the new count (Acquire) sees
+        // the gate closed and the millisecond left. Threads racing here repeat idempotent
+        // steps.
         if gate::deadline(self.gate.load(Ordering::Acquire)) != gate::UNLEASED {
             self.close_gate();
         }
         self.leave_current_millisecond();
+        self.forks_seen.store(forks, Ordering::Release);
     }
 
     /// Marks the last millisecond exhausted, so the next ID takes a fresh clock reading.
@@ -305,6 +306,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         (gate::deadline(word), gate::scalability_id(word) as u8)
     }
 
+    /// The millisecond of the last ID made, if any.
+    pub(crate) fn last_ms(&self) -> Option<u64> {
+        let last = self.last.load(Ordering::Acquire);
+        (last != NO_ID_YET).then_some(last >> RANDOMNESS_BITS)
+    }
+
     /// The clock's reading, in milliseconds since the epoch.
     pub(crate) fn timestamp_now(&self) -> Result<u64, Error> {
         self.now()
@@ -312,8 +319,9 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
 
     /// The ID that follows `last` when the clock reads `now` (ms since the epoch).
     #[inline]
-    fn next_after(&self, last: u64, now: u64, low_bits: u64) -> Result<u64, Error> {
+    fn next_after(&self, last: u64, now: u64, gate: u64) -> Result<u64, Error> {
         let config = &self.config;
+        let low_bits = gate::scalability_id(gate);
         let last_ms = last >> RANDOMNESS_BITS;
         if last == NO_ID_YET || now > last_ms {
             let fresh = self.random.next_u32() & config.randomness_max;
@@ -335,7 +343,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 "clock moved back within the rollback allowance: continuing in the last millisecond"
             );
         }
-        // Same millisecond, or a rollback within the allowance: continue in `last_ms`.
+        // Same millisecond, or a rollback within the allowance: continue in `last_ms` — only
+        // under the id it was stamped with, and before the gate's deadline (a rollback makes
+        // it later than `now`, which alone was checked).
+        if last_ms >= gate::deadline(gate) {
+            return Err(self.lease_not_valid(gate));
+        }
+        if config.randomness_shift != 0 && last & u64::from(crate::SCALABILITY_ID_MAX) != low_bits {
+            return Err(Error::Overflow {
+                timestamp_ms: last_ms,
+            });
+        }
         let randomness = config.randomness_of(last) + self.increment();
         if randomness > config.randomness_max {
             return Err(Error::Overflow {

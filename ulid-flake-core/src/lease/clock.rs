@@ -27,9 +27,9 @@ pub trait LeaseClock: Clock + Send + Sync + 'static {
 }
 
 impl LeaseClock for SystemClock {
-    /// `CLOCK_BOOTTIME` on Linux and Android, which counts time the machine spent
-    /// suspended (`CLOCK_MONOTONIC` does not, and a lease would outlive a suspend);
-    /// `Instant` elsewhere.
+    /// `CLOCK_BOOTTIME` on Linux and Android and `CLOCK_MONOTONIC` on Apple's systems, which
+    /// count time the machine spent asleep (Linux's `CLOCK_MONOTONIC` does not, and a lease
+    /// would outlive a suspend); `Instant` elsewhere, which may not.
     fn monotonic(&self) -> Duration {
         boottime()
     }
@@ -52,7 +52,7 @@ fn boottime() -> Duration {
     Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
 fn boottime() -> Duration {
     static ORIGIN: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     ORIGIN.get_or_init(std::time::Instant::now).elapsed()

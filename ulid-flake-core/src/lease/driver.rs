@@ -75,12 +75,28 @@ impl<C: LeaseClock> Shared<C> {
         self.record.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Whether this is a forked child of the process that made the lease: its copy of the
+    /// record's lock may be held by a thread that does not exist here.
+    pub(crate) fn forked(&self) -> bool {
+        crate::generator::fork_count() != self.forks_at_start
+    }
+
     pub(crate) fn status(&self) -> LeaseStatus {
+        if self.forked() {
+            return LeaseStatus {
+                state: LeaseState::Forked,
+                namespace: self.namespace.clone(),
+                scalability_id: None,
+                valid_until: None,
+                last_error: None,
+                acquisitions: 0,
+                losses: 0,
+            };
+        }
         let record = self.record();
         let (deadline, _) = self.generator.gate();
         let now = self.generator.timestamp_now().unwrap_or(u64::MAX);
         let state = match record.state {
-            _ if crate::generator::fork_count() != self.forks_at_start => LeaseState::Forked,
             // The deadline passed while the thread waits on the database: the generator has
             // stopped already, whatever the thread last wrote.
             Some(LeaseState::Held | LeaseState::Confirming) if now >= deadline => LeaseState::Lost,
@@ -103,6 +119,10 @@ impl<C: LeaseClock> Shared<C> {
     pub(crate) fn stop(&self) {
         self.generator.close_gate();
         self.stopping.store(true, Ordering::Release);
+        if self.forked() {
+            // No lease thread here to wake.
+            return;
+        }
         // Under the lock, so the thread cannot miss the flag between checking and waiting.
         let _record = self.record();
         self.wake.notify_all();
@@ -227,7 +247,14 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         self.shared.generator.close_gate();
         let mut release_error = None;
         if let Some(held) = self.held.take() {
-            let grace = self.shared.timing.margin;
+            // The margin, plus however far the generator stamped IDs ahead of its clock
+            // (`new_id` after a rollback): the next holder starts after both.
+            let generator = &self.shared.generator;
+            let ahead_ms = match (generator.last_ms(), generator.timestamp_now()) {
+                (Some(last), Ok(now)) => last.saturating_sub(now),
+                _ => 0,
+            };
+            let grace = self.shared.timing.margin + Duration::from_millis(ahead_ms);
             if let Err(error) =
                 self.store
                     .release(&request(&self.shared, held.scalability_id, grace))
@@ -306,8 +333,10 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                     self.acquired(scalability_id);
                     return (Outcome::Held, self.shared.timing.renew_every);
                 }
-                // Taken, but the answer came too late to use: the row expires on its own.
+                // Taken, but the answer came too late to use: the row expires on its own, and
+                // is tried first next time, by renewal (it is this lease's own).
                 Ok(true) => {
+                    self.previous = Some(scalability_id);
                     self.failures += 1;
                     self.shared.record().last_error =
                         Some("the acquisition's answer came after its validity ran out".into());
@@ -315,6 +344,9 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                 }
                 Ok(false) => {}
                 Err(error) => {
+                    // The take may have committed before the error: try that id first, by
+                    // renewal, next time.
+                    self.previous = Some(scalability_id);
                     self.fail(error, None);
                     return (Outcome::Failed, self.backoff());
                 }
@@ -347,15 +379,18 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// that moment has passed already.
     fn confirm(&mut self, scalability_id: u8, sent: Duration) -> bool {
         let deadline = sent + self.shared.timing.usable_validity();
+        let generator = &self.shared.generator;
+        // The wall clock first, then the monotonic one: a pause between the two reads then
+        // shortens what is left, never lengthens it.
+        // A clock outside the epoch's range can stamp no ID: stay closed.
+        let Ok(timestamp) = generator.timestamp_now() else {
+            return false;
+        };
         let now = self.monotonic();
         let Some(left) = deadline.checked_sub(now).filter(|left| !left.is_zero()) else {
             return false;
         };
         let generator = &self.shared.generator;
-        // A clock outside the epoch's range can stamp no ID: stay closed.
-        let Ok(timestamp) = generator.timestamp_now() else {
-            return false;
-        };
         // Rounded down: the last millisecond allowed ends no later than the deadline.
         let gate_deadline = timestamp + left.as_millis() as u64;
         let moved = self

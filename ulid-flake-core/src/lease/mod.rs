@@ -69,7 +69,8 @@
 //! difference between their wall clocks. Keep replicas' clocks within *m* of each other (NTP
 //! does, by orders of magnitude), or raise *m*. A wall clock that steps back on the holder
 //! makes it issue IDs longer in real time, but never with a later millisecond than the
-//! deadline; one that steps forward makes it stop early.
+//! deadline; one that steps forward by more than *m* is a clock difference beyond *m*, which
+//! the argument excludes.
 //!
 //! **Faults, and what happens.**
 //!
@@ -89,8 +90,14 @@
 //! `ulid_flake::lease`).
 //!
 //! What a lease does not cover: a database whose clock steps (rather than drifts), and two
-//! databases (a split-brain failover that loses the table's latest writes). Both break the
-//! assumption that one clock and one table decide.
+//! databases (a split-brain failover that loses the table's latest writes), which break the
+//! assumption that one clock and one table decide; replicas' wall clocks further apart than
+//! *m*; the IDs for a given moment (`Generator::from_unix_ms` and its siblings), which are
+//! not issued by the generator's sequence and carry no uniqueness promise at all; and, on
+//! platforms other than Linux, Android and Apple's, a monotonic clock that stops while the
+//! machine sleeps. Diesel's connections cannot bound a call, so with `ulid-flake-diesel` a
+//! stalled server makes the first acquisition and [`ScalabilityIdLease::release`] wait for it
+//! (generation still stops at the deadline).
 
 mod clock;
 mod driver;
@@ -251,7 +258,8 @@ pub struct LeaseTiming {
     /// The longest wait between attempts.
     pub retry_max: Duration,
     /// How long [`ScalabilityIdLease::acquire`] keeps trying when the database fails (not when
-    /// every id is taken, which fails at once).
+    /// every id is taken, which fails at once). A store that cannot bound its calls (Diesel's)
+    /// may exceed it while a server hangs.
     pub acquire_timeout: Duration,
 }
 
@@ -300,6 +308,9 @@ impl LeaseTiming {
         }
         if self.retry_min.is_zero() || self.retry_min > self.retry_max {
             return invalid("0 < retry_min <= retry_max");
+        }
+        if self.validity > Duration::from_secs(24 * 60 * 60) {
+            return invalid("a validity of at most a day");
         }
         Ok(())
     }
@@ -686,6 +697,10 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// ```
     pub fn release(mut self) -> Result<(), LeaseError> {
         self.shared.stop();
+        if self.shared.forked() {
+            // The lease and its thread are the parent's: nothing to give up here.
+            return Ok(());
+        }
         if let Some(thread) = self.thread.take() {
             // The driver records a failed release; a panicked thread holds nothing more.
             let _ = thread.join();

@@ -7,8 +7,7 @@
 //! runs on one server session from start to end, and no state is kept in a session between
 //! statements. Times are the database's, in microseconds since the Unix epoch, read when the
 //! statement runs (PostgreSQL's `clock_timestamp()`, not the transaction's `now()`; MySQL's
-//! `NOW(6)`, the statement's start, in the UTC session time zone that
-//! [`LeaseSql::session_setup`] sets).
+//! `UTC_TIMESTAMP(6)`, the statement's start, whatever the session's time zone).
 
 /// The statements of one SQL dialect.
 ///
@@ -21,8 +20,6 @@
 pub struct LeaseSql {
     /// Creates the lease table when missing. No parameters.
     pub create_table: &'static str,
-    /// Runs once on each new connection, when the dialect needs it. No parameters.
-    pub session_setup: Option<&'static str>,
     /// Adds the row of one id, free, when missing. Parameters: namespace (text), id (small
     /// integer).
     pub insert_row: &'static str,
@@ -42,7 +39,7 @@ pub struct LeaseSql {
 /// PostgreSQL (directly or through a pooler in any mode).
 ///
 /// ```
-/// assert_eq!(ulid_flake_core::lease::sql::POSTGRES.session_setup, None);
+/// assert!(ulid_flake_core::lease::sql::POSTGRES.take.contains("clock_timestamp()"));
 /// ```
 pub const POSTGRES: LeaseSql = LeaseSql {
     create_table: "CREATE TABLE IF NOT EXISTS ulid_flake_leases (\
@@ -51,7 +48,6 @@ pub const POSTGRES: LeaseSql = LeaseSql {
         holder BIGINT NOT NULL, \
         expires_at_us BIGINT NOT NULL, \
         PRIMARY KEY (namespace, scalability_id))",
-    session_setup: None,
     insert_row: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) \
         VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING",
     take: "UPDATE ulid_flake_leases \
@@ -69,10 +65,11 @@ pub const POSTGRES: LeaseSql = LeaseSql {
         WHERE namespace = $2 AND scalability_id = $3 AND holder = $4",
 };
 
-/// MySQL and MariaDB (InnoDB).
+/// MySQL and MariaDB (InnoDB). `UTC_TIMESTAMP` depends on no session setting: a session
+/// time zone with a daylight-saving hour that reads twice would step the lease clock.
 ///
 /// ```
-/// assert!(ulid_flake_core::lease::sql::MYSQL.session_setup.unwrap().contains("time_zone"));
+/// assert!(ulid_flake_core::lease::sql::MYSQL.take.contains("UTC_TIMESTAMP(6)"));
 /// ```
 pub const MYSQL: LeaseSql = LeaseSql {
     create_table: "CREATE TABLE IF NOT EXISTS ulid_flake_leases (\
@@ -81,21 +78,18 @@ pub const MYSQL: LeaseSql = LeaseSql {
         holder BIGINT NOT NULL, \
         expires_at_us BIGINT NOT NULL, \
         PRIMARY KEY (namespace, scalability_id)) ENGINE = InnoDB",
-    // UNIX_TIMESTAMP reads NOW(6) in the session's time zone: UTC has no daylight-saving
-    // hour that would read twice.
-    session_setup: Some("SET time_zone = '+00:00'"),
     insert_row: "INSERT IGNORE INTO ulid_flake_leases \
         (namespace, scalability_id, holder, expires_at_us) VALUES (?, ?, 0, 0)",
     take: "UPDATE ulid_flake_leases \
-        SET holder = ?, expires_at_us = CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED) + ? \
+        SET holder = ?, expires_at_us = TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) + ? \
         WHERE namespace = ? AND scalability_id = ? \
-          AND expires_at_us < CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED)",
+          AND expires_at_us < TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))",
     renew: "UPDATE ulid_flake_leases \
-        SET expires_at_us = CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED) + ? \
+        SET expires_at_us = TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) + ? \
         WHERE namespace = ? AND scalability_id = ? AND holder = ? \
-          AND expires_at_us >= CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED)",
+          AND expires_at_us >= TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))",
     release: "UPDATE ulid_flake_leases \
         SET expires_at_us = LEAST(expires_at_us, \
-            CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED) + ?) \
+            TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) + ?) \
         WHERE namespace = ? AND scalability_id = ? AND holder = ?",
 };

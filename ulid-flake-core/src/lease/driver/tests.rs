@@ -20,6 +20,8 @@ struct ScriptedClock(Arc<ClockState>);
 struct ClockState {
     /// Microseconds since the test started.
     elapsed_us: AtomicU64,
+    /// Microseconds the next monotonic read finds passed first (a pause before it).
+    pause_before_monotonic_us: AtomicU64,
     /// How far the wall clock is off (a step), in ms.
     wall_offset_ms: AtomicI64,
 }
@@ -55,6 +57,8 @@ impl Clock for ScriptedClock {
 
 impl LeaseClock for ScriptedClock {
     fn monotonic(&self) -> Duration {
+        let pause = self.0.pause_before_monotonic_us.swap(0, Ordering::SeqCst);
+        self.advance(Duration::from_micros(pause));
         self.elapsed()
     }
 
@@ -516,4 +520,34 @@ fn release_closes_the_gate_and_leaves_the_margin_before_the_id_is_free() {
             expires_at_us: clock.db_now_us() + 200_000
         }
     );
+}
+
+#[test]
+fn a_pause_while_confirming_shortens_the_gate_never_lengthens_it() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 4..=4);
+    driver.acquire_first().unwrap();
+    clock.advance(Duration::from_millis(400));
+    // The renewal is sent at 400 ms; then, answered at once, the thread pauses 1.7 s between
+    // its two clock reads (the send-time read consumes no pause: it comes first).
+    let _ = driver.monotonic();
+    clock.0.pause_before_monotonic_us.store(0, Ordering::SeqCst);
+    let sent = driver.monotonic();
+    assert_eq!(sent, Duration::from_millis(400));
+    clock
+        .0
+        .pause_before_monotonic_us
+        .store(1_700_000, Ordering::SeqCst);
+
+    assert!(driver.confirm(4, sent));
+
+    // Usable until 2,198 ms; the wall clock was read at 400 ms and the monotonic one at
+    // 2,100 ms, leaving 98 ms: the gate closes at 498 ms, already past. Read the other way
+    // round, it would have stayed open until 3,898 ms, 1.7 s past the deadline.
+    assert_eq!(
+        driver.shared.generator.gate().0,
+        ms_at(Duration::from_millis(498))
+    );
+    assert!(generate(&driver).is_err());
 }
