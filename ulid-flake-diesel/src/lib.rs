@@ -49,9 +49,10 @@
 //! # }
 //! ```
 //!
-//! A negative `BIGINT` fails to load with a deserialization error that names it —
+//! A negative `BIGINT` fails to load with a deserialization error whose message names it —
 //! `value out of range: expected 0..=9223372036854775807 ..., found -5` — never a panic and
-//! never a wrapped ID.
+//! never a wrapped ID. (From a nullable column, read as an `Option`, Diesel's message names
+//! the field instead, and this error is its `source()`.)
 //!
 //! # Rows made in a time window
 //!
@@ -253,7 +254,7 @@ macro_rules! newtype {
         $(#[$meta])*
         #[derive(
             Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-            diesel::expression::AsExpression, diesel::deserialize::FromSqlRow,
+            diesel::expression::AsExpression,
         )]
         #[diesel(sql_type = diesel::sql_types::BigInt)]
         $vis struct $name(pub $crate::UlidFlake);

@@ -154,20 +154,28 @@ macro_rules! backend_tests {
             #[test]
             fn a_negative_bigint_is_a_deserialization_error_that_names_it() {
                 let conn = &mut crate::support::$backend();
-                diesel::sql_query("INSERT INTO users (id, name) VALUES (-5, 'x')")
+                diesel::sql_query("INSERT INTO users (id, name, invited_by) VALUES (-5, 'x', -5)")
                     .execute(conn)
                     .unwrap();
-                // Diesel names the field, and our error, the value, is its source.
+                // The message itself names the value, for a column, a struct's field and a
+                // newtype alike.
                 let message = |error: diesel::result::Error| match error {
-                    diesel::result::Error::DeserializationError(field) => {
-                        assert_eq!(field.to_string(), "Error deserializing field 'id'");
-                        field.source().expect("the error of the value").to_string()
-                    }
+                    diesel::result::Error::DeserializationError(error) => error.to_string(),
                     other => panic!("expected a deserialization error, found {other:?}"),
                 };
                 let error = users::table
                     .select(users::id)
                     .first::<Id<User>>(conn)
+                    .unwrap_err();
+                assert_eq!(
+                    error.to_string(),
+                    "value out of range: expected 0..=9223372036854775807 \
+                     (a first character 0-7 in text), found -5"
+                );
+                assert_eq!(message(error), out_of_range(-5));
+                let error = users::table
+                    .select(users::id)
+                    .first::<UlidFlake>(conn)
                     .unwrap_err();
                 assert_eq!(message(error), out_of_range(-5));
                 let error = users::table
@@ -180,6 +188,22 @@ macro_rules! backend_tests {
                     .first::<UserId>(conn)
                     .unwrap_err();
                 assert_eq!(message(error), out_of_range(-5));
+                // A nullable column is read by Diesel's `Option<T>` through `FromSql`: Diesel
+                // names the field, and the value is in the source.
+                let error = users::table
+                    .select(users::invited_by)
+                    .first::<Option<Id<User>>>(conn)
+                    .unwrap_err();
+                match error {
+                    diesel::result::Error::DeserializationError(field) => {
+                        assert_eq!(field.to_string(), "Error deserializing field 'invited_by'");
+                        assert_eq!(
+                            field.source().expect("the error of the value").to_string(),
+                            out_of_range(-5)
+                        );
+                    }
+                    other => panic!("expected a deserialization error, found {other:?}"),
+                }
             }
 
             #[test]
