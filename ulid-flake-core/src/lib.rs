@@ -164,6 +164,7 @@ pub mod sql {
 /// dependencies. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::macros::LiteralError;
     #[cfg(feature = "diesel")]
     pub use diesel;
     #[cfg(feature = "sqlx")]
