@@ -1,4 +1,4 @@
-//! The literal macro.
+//! The macros: `ulid_flake!` for literals, `newtype!` for a key type of your own.
 
 /// A [`UlidFlake`](crate::UlidFlake) from a string literal, checked at compile time.
 ///
@@ -48,6 +48,168 @@ macro_rules! ulid_flake {
         };
         VALUE
     }};
+}
+
+/// Defines a key type of your own over [`UlidFlake`](crate::UlidFlake): `struct UserId(pub
+/// UlidFlake)` with everything [`Id<T>`](crate::Id) has, for those who prefer one type per
+/// key to `Id<User>`.
+///
+/// ```
+/// ulid_flake_core::newtype! {
+///     /// The key of a user.
+///     pub struct UserId;
+/// }
+///
+/// let id: UserId = "00CMXB6TAK4SA".parse()?;
+/// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
+/// assert_eq!(format!("{id:?}"), "UserId(00CMXB6TAK4SA)");
+/// assert_eq!(i64::from(id), 14_246_757_444_195_114);
+/// assert_eq!(UserId::try_from(14_246_757_444_195_114_u64)?, id);
+/// assert!(UserId::try_from(-5_i64).is_err());
+/// assert!(UserId::generate()? > id);
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(serde_json::to_string(&id).unwrap(), r#""00CMXB6TAK4SA""#);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+///
+/// The type gets, whatever the features:
+///
+/// - `Clone`, `Copy`, `PartialEq`, `Eq`, `PartialOrd`, `Ord` and `Hash` (derived: do not derive
+///   them again), `Debug` (`UserId(00CMXB6TAK4SA)`), `Display` (the canonical text) and
+///   `FromStr` (strict, as [`UlidFlake::parse_str`](crate::UlidFlake::parse_str));
+/// - `From` conversions to and from [`UlidFlake`](crate::UlidFlake), `From<UserId>` for `i64`
+///   and `u64`, and `TryFrom<i64>` and `TryFrom<u64>`, which reject what
+///   [`UlidFlake`](crate::UlidFlake) rejects;
+///
+/// and, with the features of `ulid-flake-core` that are on (the database adapters turn theirs
+/// on; the calling crate needs no dependency or feature of its own):
+///
+/// - `std`: `UserId::generate()`, from the process-wide generator, as
+///   [`UlidFlake::generate`](crate::UlidFlake::generate);
+/// - `serde`: `Serialize` and `Deserialize`, as [`UlidFlake`](crate::UlidFlake)'s;
+/// - `sqlx`: sqlx's `Type`, `Encode` and `Decode` as a `BIGINT` on every database (and
+///   `PgHasArrayType` with PostgreSQL);
+/// - `diesel`: Diesel's `AsExpression` (also for `Nullable<BigInt>`), `Queryable`
+///   (hence `FromSqlRow`), `ToSql` and `FromSql` as `BigInt`, on every backend;
+/// - `utoipa` and `schemars`: the schema of [`UlidFlake`](crate::UlidFlake), under its name, so
+///   every ID of a document shares one definition.
+///
+/// Attributes before `struct` (documentation, `#[derive]`s of other traits) are kept. The
+/// field is public: any [`UlidFlake`](crate::UlidFlake) is a valid key.
+#[macro_export]
+macro_rules! newtype {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
+        $(#[$meta])*
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::cmp::PartialOrd,
+            ::core::cmp::Ord,
+            ::core::hash::Hash,
+        )]
+        #[repr(transparent)]
+        $vis struct $name(pub $crate::UlidFlake);
+
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::write!(f, "{}({})", ::core::stringify!($name), self.0)
+            }
+        }
+
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        impl ::core::str::FromStr for $name {
+            type Err = $crate::Error;
+
+            fn from_str(text: &str) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::parse_str(text).map(Self)
+            }
+        }
+
+        impl ::core::convert::From<$crate::UlidFlake> for $name {
+            fn from(value: $crate::UlidFlake) -> Self {
+                Self(value)
+            }
+        }
+
+        impl ::core::convert::From<$name> for $crate::UlidFlake {
+            fn from(value: $name) -> Self {
+                value.0
+            }
+        }
+
+        impl ::core::convert::From<$name> for i64 {
+            fn from(value: $name) -> Self {
+                value.0.to_i64()
+            }
+        }
+
+        impl ::core::convert::From<$name> for u64 {
+            fn from(value: $name) -> Self {
+                value.0.to_u64()
+            }
+        }
+
+        impl ::core::convert::TryFrom<i64> for $name {
+            type Error = $crate::Error;
+
+            fn try_from(value: i64) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::from_i64(value).map(Self)
+            }
+        }
+
+        impl ::core::convert::TryFrom<u64> for $name {
+            type Error = $crate::Error;
+
+            fn try_from(value: u64) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::from_u64(value).map(Self)
+            }
+        }
+
+        // Each helper is defined by `ulid-flake-core` according to its own features (a no-op
+        // when the feature is off), so what is generated follows the core's features, never
+        // the calling crate's.
+        $crate::__newtype_std!($name);
+        $crate::__newtype_serde!($name);
+        $crate::__newtype_sqlx!($name);
+        $crate::__newtype_diesel!($name);
+        $crate::__newtype_utoipa!($name);
+        $crate::__newtype_schemars!($name);
+    };
+}
+
+/// `newtype!`'s part that needs `std`: `generate()`.
+#[cfg(feature = "std")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_std {
+    ($name:ident) => {
+        impl $name {
+            /// A new key from the process-wide default generator, as `UlidFlake::generate`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::generate`.
+            #[allow(dead_code)]
+            pub fn generate() -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::generate().map(Self)
+            }
+        }
+    };
+}
+
+/// Without `std` there is no generator.
+#[cfg(not(feature = "std"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_std {
+    ($name:ident) => {};
 }
 
 /// The compile error of an invalid [`ulid_flake!`] literal, built by a `const fn` into a fixed

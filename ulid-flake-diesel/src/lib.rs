@@ -89,8 +89,25 @@
 //!
 //! # Your own newtypes
 //!
-//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] defines one with the
-//! same Diesel support.
+//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] (the core's, re-exported
+//! here and by `ulid-flake-sqlx`) defines one with the same Diesel support, `Display`,
+//! `FromStr`, the integer conversions and serde:
+//!
+//! ```
+//! use diesel::serialize::ToSql;
+//! use diesel::sql_types::BigInt;
+//!
+//! ulid_flake_diesel::newtype! {
+//!     /// The key of a user.
+//!     pub struct UserId;
+//! }
+//!
+//! fn assert_diesel<T: ToSql<BigInt, diesel::sqlite::Sqlite>>() {}
+//! assert_diesel::<UserId>();
+//! let id: UserId = "00CMXB6TAK4SA".parse()?;
+//! assert_eq!(i64::from(id), 14_246_757_444_195_114);
+//! # Ok::<(), ulid_flake_diesel::Error>(())
+//! ```
 //!
 //! # Replicas: scalability-id leases
 //!
@@ -226,51 +243,4 @@ pub fn create_postgres_functions(conn: &mut diesel::PgConnection) -> diesel::Que
 #[cfg(feature = "mysql")]
 pub fn create_mysql_functions(conn: &mut diesel::MysqlConnection) -> diesel::QueryResult<()> {
     diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_FUNCTIONS)
-}
-
-/// Defines a newtype over [`UlidFlake`] with the Diesel support that [`Id<T>`](Id) has
-/// (`AsExpression`, `FromSqlRow`, `ToSql` and `FromSql` as `BigInt`, on every backend), the
-/// usual derives (`Clone`, `Copy`, `Debug`, `PartialEq`, `Eq`, `PartialOrd`, `Ord`, `Hash`) and
-/// `From` conversions both ways. Attributes before `struct` are kept. The calling crate must
-/// depend on `diesel` (the derives name it).
-///
-/// ```
-/// use diesel::sql_types::BigInt;
-/// use diesel::serialize::ToSql;
-/// use ulid_flake_diesel::UlidFlake;
-///
-/// ulid_flake_diesel::newtype! {
-///     /// The key of a user.
-///     pub struct UserId;
-/// }
-///
-/// fn assert_diesel<T: ToSql<BigInt, diesel::sqlite::Sqlite>>() {}
-/// assert_diesel::<UserId>();
-/// assert_eq!(UlidFlake::from(UserId(UlidFlake::MAX)), UlidFlake::MAX);
-/// ```
-#[macro_export]
-macro_rules! newtype {
-    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
-        $(#[$meta])*
-        #[derive(
-            Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-            diesel::expression::AsExpression,
-        )]
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        $vis struct $name(pub $crate::UlidFlake);
-
-        impl ::core::convert::From<$crate::UlidFlake> for $name {
-            fn from(value: $crate::UlidFlake) -> Self {
-                Self(value)
-            }
-        }
-
-        impl ::core::convert::From<$name> for $crate::UlidFlake {
-            fn from(value: $name) -> Self {
-                value.0
-            }
-        }
-
-        $crate::__impl_diesel_via_ulid_flake!([] $name, |value| &value.0);
-    };
 }

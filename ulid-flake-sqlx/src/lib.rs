@@ -122,8 +122,22 @@
 //!
 //! # Your own newtypes
 //!
-//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`impl_for_newtype!`] gives it the
-//! same sqlx support in your crate.
+//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] (the core's, re-exported
+//! here and by `ulid-flake-diesel`) defines one with the same sqlx support, `Display`,
+//! `FromStr`, the integer conversions and serde:
+//!
+//! ```
+//! ulid_flake_sqlx::newtype! {
+//!     /// The key of a user.
+//!     pub struct UserId;
+//! }
+//!
+//! fn assert_sqlx<T: sqlx::Type<sqlx::Sqlite> + for<'q> sqlx::Encode<'q, sqlx::Sqlite>>() {}
+//! assert_sqlx::<UserId>();
+//! let id: UserId = "00CMXB6TAK4SA".parse()?;
+//! assert_eq!(i64::from(id), 14_246_757_444_195_114);
+//! # Ok::<(), ulid_flake_sqlx::Error>(())
+//! ```
 //!
 //! # SQL helpers
 //!
@@ -210,40 +224,3 @@ pub static POSTGRES_FUNCTIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrati
 /// ```
 #[cfg(feature = "mysql")]
 pub static MYSQL_FUNCTIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/mysql");
-
-/// Gives a newtype over [`UlidFlake`] the sqlx support that [`Id<T>`](Id) has: `Type`,
-/// `Encode` and `Decode` as a `BIGINT` (and `PgHasArrayType` with the `postgres` feature), plus
-/// `From` conversions both ways, which those impls use.
-///
-/// The newtype must be a `Copy` tuple struct whose only field is a [`UlidFlake`]. The impls are
-/// generated in your crate, so Rust's orphan rule is satisfied.
-///
-/// ```
-/// use ulid_flake_sqlx::UlidFlake;
-///
-/// #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-/// struct UserId(UlidFlake);
-/// ulid_flake_sqlx::impl_for_newtype!(UserId);
-///
-/// fn assert_sqlx<T: sqlx::Type<sqlx::Sqlite> + for<'q> sqlx::Encode<'q, sqlx::Sqlite>>() {}
-/// assert_sqlx::<UserId>();
-/// assert_eq!(UlidFlake::from(UserId(UlidFlake::MAX)), UlidFlake::MAX);
-/// ```
-#[macro_export]
-macro_rules! impl_for_newtype {
-    ($newtype:ident) => {
-        impl ::core::convert::From<$crate::UlidFlake> for $newtype {
-            fn from(value: $crate::UlidFlake) -> Self {
-                Self(value)
-            }
-        }
-
-        impl ::core::convert::From<$newtype> for $crate::UlidFlake {
-            fn from(value: $newtype) -> Self {
-                value.0
-            }
-        }
-
-        $crate::__impl_sqlx_via_ulid_flake!([] $newtype);
-    };
-}

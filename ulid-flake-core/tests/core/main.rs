@@ -9,6 +9,7 @@ mod fork;
 mod generator;
 mod id;
 mod lease;
+mod newtype;
 #[cfg(ulid_flake_loom)]
 mod loom;
 mod parser;

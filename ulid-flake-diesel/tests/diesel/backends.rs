@@ -12,6 +12,15 @@ ulid_flake_diesel::newtype! {
     pub(crate) struct UserId;
 }
 
+/// A row of `users` keyed by the newtype, nullable reference included.
+#[derive(Debug, PartialEq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = users)]
+struct NewtypeRow {
+    id: UserId,
+    name: String,
+    invited_by: Option<UserId>,
+}
+
 /// The message of loading `found` from a `BIGINT`.
 fn out_of_range(found: i64) -> String {
     format!(
@@ -149,6 +158,40 @@ macro_rules! backend_tests {
                     .first(conn)
                     .unwrap();
                 assert_eq!(by_newtype, "0000000000000");
+            }
+
+            #[test]
+            fn a_newtype_round_trips_in_a_row() {
+                let conn = &mut crate::support::$backend();
+                let ada = NewtypeRow {
+                    id: UserId::generate().unwrap(),
+                    name: "Ada".into(),
+                    invited_by: None,
+                };
+                let bob = NewtypeRow {
+                    id: UserId::generate().unwrap(),
+                    name: "Bob".into(),
+                    invited_by: Some(ada.id),
+                };
+                for row in [&ada, &bob] {
+                    diesel::insert_into(users::table)
+                        .values(row)
+                        .execute(conn)
+                        .unwrap();
+                }
+                let rows: Vec<NewtypeRow> = users::table
+                    .order(users::id)
+                    .select(NewtypeRow::as_select())
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(rows, [ada, bob]);
+                let invited: Vec<String> = users::table
+                    .filter(users::invited_by.eq(Some(rows[0].id)))
+                    .select(users::name)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(invited, ["Bob"]);
+                assert_eq!(rows[1].id.to_string().parse::<UserId>().unwrap(), rows[1].id);
             }
 
             #[test]
