@@ -39,10 +39,8 @@ macro_rules! ulid_flake {
         const VALUE: $crate::UlidFlake = match $crate::UlidFlake::parse_str($text) {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => {
-                let message = $crate::__private::LiteralError::new(
-                    ::core::stringify!($text),
-                    error,
-                );
+                let message =
+                    $crate::__private::LiteralError::new(::core::stringify!($text), error);
                 ::core::panic!("{}", message.as_str())
             }
         };

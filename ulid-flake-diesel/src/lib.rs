@@ -17,6 +17,9 @@
 //! through under the same names (`features = ["postgres", "utoipa"]`): no separate
 //! `ulid-flake-core` line is needed.
 //!
+//! For PostgreSQL (the same code runs on MySQL/MariaDB and SQLite with a `MysqlConnection`
+//! or `SqliteConnection`; see `examples/diesel-sqlite`):
+//!
 //! ```no_run
 //! use diesel::prelude::*;
 //! use ulid_flake_diesel::Id;
@@ -59,7 +62,7 @@
 //! Integer order is time order, so the rows created in a window are a range of IDs, found
 //! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
 //! in Unix milliseconds) gives its bounds, and [`Id::range_for_system_time`] the same bounds
-//! typed as `Id<T>`:
+//! typed as `Id<T>`. For PostgreSQL (any backend's connection works the same):
 //!
 //! ```no_run
 //! # use diesel::prelude::*;
@@ -116,7 +119,7 @@
 //! generator issues no ID while the lease is not known to be valid. It works directly and
 //! through PgBouncer in transaction mode. The protocol, its timing argument and the faults it
 //! survives are in [`lease`](mod@lease) (the core's docs); the leases of `ulid-flake-sqlx`
-//! share its table and exclude these.
+//! share its table and exclude these. For PostgreSQL (`lease_mysql` takes a MySQL URL):
 //!
 //! ```no_run
 //! # #[cfg(feature = "postgres")]
@@ -149,7 +152,8 @@ pub use lease_store::lease_postgres;
 pub use lease_store::{DatabaseError, DieselLeaseStore};
 
 /// Diesel declarations of the SQL helper functions, for the query builder. Create them in the
-/// database first (`create_postgres_functions`, `create_mysql_functions`).
+/// database first (`create_postgres_functions`, `create_mysql_functions`). The functions
+/// exist on PostgreSQL and MySQL/MariaDB, not SQLite; the example is for PostgreSQL:
 ///
 /// ```no_run
 /// # use diesel::prelude::*;

@@ -170,9 +170,9 @@ macro_rules! __newtype_diesel {
 macro_rules! __newtype_utoipa {
     ($name:ident) => {
         impl $crate::__private::utoipa::PartialSchema for $name {
-            fn schema() -> $crate::__private::utoipa::openapi::RefOr<
-                $crate::__private::utoipa::openapi::Schema,
-            > {
+            fn schema()
+            -> $crate::__private::utoipa::openapi::RefOr<$crate::__private::utoipa::openapi::Schema>
+            {
                 <$crate::UlidFlake as $crate::__private::utoipa::PartialSchema>::schema()
             }
         }

@@ -9,9 +9,9 @@ mod fork;
 mod generator;
 mod id;
 mod lease;
-mod newtype;
 #[cfg(ulid_flake_loom)]
 mod loom;
+mod newtype;
 mod parser;
 mod schema;
 mod serde;

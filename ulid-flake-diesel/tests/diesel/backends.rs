@@ -191,7 +191,10 @@ macro_rules! backend_tests {
                     .load(conn)
                     .unwrap();
                 assert_eq!(invited, ["Bob"]);
-                assert_eq!(rows[1].id.to_string().parse::<UserId>().unwrap(), rows[1].id);
+                assert_eq!(
+                    rows[1].id.to_string().parse::<UserId>().unwrap(),
+                    rows[1].id
+                );
             }
 
             #[test]

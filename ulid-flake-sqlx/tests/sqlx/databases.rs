@@ -129,13 +129,14 @@ macro_rules! database_tests {
                         .unwrap();
                 }
                 let select = format!("SELECT id, name, invited_by FROM {table} ORDER BY id");
-                let rows: Vec<NewtypeRow> = sqlx::query_as(sql(&select))
-                    .fetch_all(&pool)
-                    .await
-                    .unwrap();
+                let rows: Vec<NewtypeRow> =
+                    sqlx::query_as(sql(&select)).fetch_all(&pool).await.unwrap();
                 assert_eq!(rows, [ada, bob]);
                 // The text the API shows parses back to the key the database holds.
-                assert_eq!(rows[1].id.to_string().parse::<UserId>().unwrap(), rows[1].id);
+                assert_eq!(
+                    rows[1].id.to_string().parse::<UserId>().unwrap(),
+                    rows[1].id
+                );
             }
 
             #[tokio::test]
