@@ -26,4 +26,8 @@ exec scripts/with-databases.sh bash -c '
   prepare ulid-flake-sqlx ulid-flake-sqlx "$ULID_FLAKE_TEST_POSTGRES_URL" --tests
   prepare tests/sqlx-mysql-macros sqlx-mysql-macros-tests "$ULID_FLAKE_TEST_MYSQL_URL" --tests
   prepare examples/sqlx-sqlite example-sqlx-sqlite "sqlite://$sqlite" --bins
+  # The crate docs of ulid-flake-sqlx quote the MySQL and SQLite queries too: their doctests
+  # compile against the same data.
+  cp tests/sqlx-mysql-macros/.sqlx/*.json examples/sqlx-sqlite/.sqlx/*.json ulid-flake-sqlx/.sqlx/
+  echo "ulid-flake-sqlx/.sqlx: $(ls ulid-flake-sqlx/.sqlx | wc -l) queries, with the MySQL and SQLite ones"
 '

@@ -93,7 +93,8 @@ enum Command {
     /// Generate new IDs, in order, one per line
     #[command(after_help = GENERATE_EXAMPLES)]
     Generate(GenerateArgs),
-    /// Show everything an ID holds: its forms, time and randomness
+    /// Show everything an ID holds: its forms, its time, and its low bits as each layout reads
+    /// them (an ID does not record its layout)
     #[command(after_help = INSPECT_EXAMPLES)]
     Inspect(InspectArgs),
     /// Convert IDs between Base32, integer and hex

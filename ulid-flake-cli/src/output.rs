@@ -46,6 +46,10 @@ pub(crate) fn write_id(out: &mut impl Write, id: UlidFlake, format: Format) -> i
 
 /// Everything an ID holds, as `inspect` shows it: the fields are both the rows of the table
 /// and the members of the JSON object, in this order.
+///
+/// An ID does not record its layout, so the low 20 bits are shown as both layouts would read
+/// them, each labelled as such: `if_stand_alone` and `if_scalable` in JSON, `(if stand-alone,
+/// ...)` and `(if scalable, ...)` in the table. Neither reading is asserted.
 #[derive(Debug, Serialize)]
 pub(crate) struct Inspection {
     /// The canonical text.
@@ -65,11 +69,25 @@ pub(crate) struct Inspection {
     /// RFC 3339 in UTC with milliseconds; `None` past the year 9999, which RFC 3339 cannot
     /// write (reachable only with a late custom epoch).
     datetime: Option<String>,
-    /// The stand-alone reading of the low 20 bits.
+    /// The low 20 bits, read as the stand-alone layout writes them.
+    if_stand_alone: IfStandAlone,
+    /// The low 20 bits, read as the scalable layout writes them.
+    if_scalable: IfScalable,
+}
+
+/// The stand-alone reading of an ID's low 20 bits.
+#[derive(Debug, Serialize)]
+struct IfStandAlone {
+    /// Bits 19..0.
     randomness: u32,
-    /// The scalable reading: bits 19..5.
-    scalable_randomness: u16,
-    /// The scalable reading: bits 4..0.
+}
+
+/// The scalable reading of an ID's low 20 bits.
+#[derive(Debug, Serialize)]
+struct IfScalable {
+    /// Bits 19..5.
+    randomness: u16,
+    /// Bits 4..0.
     scalability_id: u8,
 }
 
@@ -92,9 +110,13 @@ impl Inspection {
             ms_since_epoch: id.ms_since_epoch(),
             unix_ms,
             datetime,
-            randomness: id.randomness(),
-            scalable_randomness: id.scalable_randomness(),
-            scalability_id: id.scalability_id(),
+            if_stand_alone: IfStandAlone {
+                randomness: id.randomness(),
+            },
+            if_scalable: IfScalable {
+                randomness: id.scalable_randomness(),
+                scalability_id: id.scalability_id(),
+            },
         }
     }
 
@@ -113,12 +135,21 @@ impl Inspection {
             ("timestamp (ms since epoch)", &self.ms_since_epoch),
             ("unix time (ms)", &self.unix_ms),
             ("date-time (UTC)", &datetime),
-            ("randomness (20-bit)", &self.randomness),
-            ("scalable randomness (15-bit)", &self.scalable_randomness),
-            ("scalability id", &self.scalability_id),
+            (
+                "randomness (if stand-alone, 20-bit)",
+                &self.if_stand_alone.randomness,
+            ),
+            (
+                "randomness (if scalable, 15-bit)",
+                &self.if_scalable.randomness,
+            ),
+            (
+                "scalability id (if scalable)",
+                &self.if_scalable.scalability_id,
+            ),
         ];
         for (label, value) in rows {
-            writeln!(out, "{label:<28}  {value}")?;
+            writeln!(out, "{label:<35}  {value}")?;
         }
         Ok(())
     }

@@ -71,10 +71,7 @@ use crate::{ENCODED_LEN, Epoch, Error, UlidFlake};
 ///   `T` must implement `ToSchema`, as an API's entities do (for one that does not, mark the
 ///   field `#[schema(value_type = UlidFlake)]`). In JSON Schema every ID shares one
 ///   definition, `UlidFlake`, and `T` needs nothing.
-#[cfg_attr(
-    feature = "diesel",
-    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)
-)]
+#[cfg_attr(feature = "diesel", derive(diesel::expression::AsExpression))]
 #[cfg_attr(feature = "diesel", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct Id<T: ?Sized> {

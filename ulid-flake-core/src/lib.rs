@@ -212,10 +212,19 @@ pub mod sql {
 /// dependencies. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::macros::LiteralError;
+    #[cfg(feature = "alloc")]
+    pub use alloc::borrow::Cow;
     #[cfg(feature = "diesel")]
     pub use diesel;
+    #[cfg(feature = "schemars")]
+    pub use schemars;
+    #[cfg(feature = "serde")]
+    pub use serde;
     #[cfg(feature = "sqlx")]
     pub use sqlx;
+    #[cfg(feature = "utoipa")]
+    pub use utoipa;
 }
 
 /// Keeps the workspace README's quick start compiling and passing.

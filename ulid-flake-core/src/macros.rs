@@ -1,4 +1,4 @@
-//! The literal macro.
+//! The macros: `ulid_flake!` for literals, `newtype!` for a key type of your own.
 
 /// A [`UlidFlake`](crate::UlidFlake) from a string literal, checked at compile time.
 ///
@@ -13,7 +13,14 @@
 /// assert_eq!(ADMIN.to_u64(), 14_246_757_444_195_114);
 /// ```
 ///
-/// An invalid literal does not compile:
+/// An invalid literal does not compile, and the error says what is wrong and where, in the
+/// words of [`Error`](crate::Error)'s message:
+///
+/// ```text
+/// error[E0080]: evaluation panicked: invalid Ulid-Flake literal "00CMXB6TAK4SI": invalid
+///               character 'I' at index 12: expected a Crockford Base32 digit (0-9, A-Z
+///               without I, L, O, U, in either case)
+/// ```
 ///
 /// ```compile_fail,E0080
 /// let id = ulid_flake_core::ulid_flake!("00CMXB6TAK4SI"); // `I` is not Crockford Base32
@@ -22,17 +29,404 @@
 /// ```compile_fail,E0080
 /// let id = ulid_flake_core::ulid_flake!("8000000000000"); // above i64::MAX
 /// ```
+///
+/// ```compile_fail,E0080
+/// let id = ulid_flake_core::ulid_flake!("00CMXB6TAK4S"); // 12 characters
+/// ```
 #[macro_export]
 macro_rules! ulid_flake {
     ($text:literal) => {{
         const VALUE: $crate::UlidFlake = match $crate::UlidFlake::parse_str($text) {
             ::core::result::Result::Ok(value) => value,
-            ::core::result::Result::Err(_) => ::core::panic!(::core::concat!(
-                "invalid Ulid-Flake literal ",
-                ::core::stringify!($text),
-                ": expected 13 Crockford Base32 characters, the first 0-7"
-            )),
+            ::core::result::Result::Err(error) => {
+                let message =
+                    $crate::__private::LiteralError::new(::core::stringify!($text), error);
+                ::core::panic!("{}", message.as_str())
+            }
         };
         VALUE
     }};
+}
+
+/// Defines a key type of your own over [`UlidFlake`](crate::UlidFlake): `struct UserId(pub
+/// UlidFlake)` with everything [`Id<T>`](crate::Id) has, for those who prefer one type per
+/// key to `Id<User>`.
+///
+/// ```
+/// ulid_flake_core::newtype! {
+///     /// The key of a user.
+///     pub struct UserId;
+/// }
+///
+/// let id: UserId = "00CMXB6TAK4SA".parse()?;
+/// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
+/// assert_eq!(format!("{id:?}"), "UserId(00CMXB6TAK4SA)");
+/// assert_eq!(i64::from(id), 14_246_757_444_195_114);
+/// assert_eq!(UserId::try_from(14_246_757_444_195_114_u64)?, id);
+/// assert!(UserId::try_from(-5_i64).is_err());
+/// assert!(UserId::generate()? > id);
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(serde_json::to_string(&id).unwrap(), r#""00CMXB6TAK4SA""#);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+///
+/// The type gets, whatever the features:
+///
+/// - `Clone`, `Copy`, `PartialEq`, `Eq`, `PartialOrd`, `Ord` and `Hash` (derived: do not derive
+///   them again), `Debug` (`UserId(00CMXB6TAK4SA)`), `Display` (the canonical text) and
+///   `FromStr` (strict, as [`UlidFlake::parse_str`](crate::UlidFlake::parse_str));
+/// - `From` conversions to and from [`UlidFlake`](crate::UlidFlake), `From<UserId>` for `i64`
+///   and `u64`, and `TryFrom<i64>` and `TryFrom<u64>`, which reject what
+///   [`UlidFlake`](crate::UlidFlake) rejects;
+///
+/// and, with the features of `ulid-flake-core` that are on (the database adapters turn theirs
+/// on; the calling crate needs no dependency or feature of its own):
+///
+/// - `std`: `UserId::generate()`, from the process-wide generator, as
+///   [`UlidFlake::generate`](crate::UlidFlake::generate);
+/// - `serde`: `Serialize` and `Deserialize`, as [`UlidFlake`](crate::UlidFlake)'s;
+/// - `sqlx`: sqlx's `Type`, `Encode` and `Decode` as a `BIGINT` on every database (and
+///   `PgHasArrayType` with PostgreSQL);
+/// - `diesel`: Diesel's `AsExpression` (also for `Nullable<BigInt>`), `Queryable`
+///   (hence `FromSqlRow`), `ToSql` and `FromSql` as `BigInt`, on every backend;
+/// - `utoipa` and `schemars`: the schema of [`UlidFlake`](crate::UlidFlake), under its name, so
+///   every ID of a document shares one definition.
+///
+/// Attributes before `struct` (documentation, `#[derive]`s of other traits) are kept. The
+/// field is public: any [`UlidFlake`](crate::UlidFlake) is a valid key.
+#[macro_export]
+macro_rules! newtype {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
+        $(#[$meta])*
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::cmp::PartialOrd,
+            ::core::cmp::Ord,
+            ::core::hash::Hash,
+        )]
+        #[repr(transparent)]
+        $vis struct $name(pub $crate::UlidFlake);
+
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::write!(f, "{}({})", ::core::stringify!($name), self.0)
+            }
+        }
+
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        impl ::core::str::FromStr for $name {
+            type Err = $crate::Error;
+
+            fn from_str(text: &str) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::parse_str(text).map(Self)
+            }
+        }
+
+        impl ::core::convert::From<$crate::UlidFlake> for $name {
+            fn from(value: $crate::UlidFlake) -> Self {
+                Self(value)
+            }
+        }
+
+        impl ::core::convert::From<$name> for $crate::UlidFlake {
+            fn from(value: $name) -> Self {
+                value.0
+            }
+        }
+
+        impl ::core::convert::From<$name> for i64 {
+            fn from(value: $name) -> Self {
+                value.0.to_i64()
+            }
+        }
+
+        impl ::core::convert::From<$name> for u64 {
+            fn from(value: $name) -> Self {
+                value.0.to_u64()
+            }
+        }
+
+        impl ::core::convert::TryFrom<i64> for $name {
+            type Error = $crate::Error;
+
+            fn try_from(value: i64) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::from_i64(value).map(Self)
+            }
+        }
+
+        impl ::core::convert::TryFrom<u64> for $name {
+            type Error = $crate::Error;
+
+            fn try_from(value: u64) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::from_u64(value).map(Self)
+            }
+        }
+
+        // Each helper is defined by `ulid-flake-core` according to its own features (a no-op
+        // when the feature is off), so what is generated follows the core's features, never
+        // the calling crate's.
+        $crate::__newtype_std!($name);
+        $crate::__newtype_serde!($name);
+        $crate::__newtype_sqlx!($name);
+        $crate::__newtype_diesel!($name);
+        $crate::__newtype_utoipa!($name);
+        $crate::__newtype_schemars!($name);
+    };
+}
+
+/// `newtype!`'s part that needs `std`: `generate()`.
+#[cfg(feature = "std")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_std {
+    ($name:ident) => {
+        impl $name {
+            /// A new key from the process-wide default generator, as `UlidFlake::generate`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::generate`.
+            #[allow(dead_code)]
+            pub fn generate() -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::generate().map(Self)
+            }
+        }
+    };
+}
+
+/// Without `std` there is no generator.
+#[cfg(not(feature = "std"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_std {
+    ($name:ident) => {};
+}
+
+/// The compile error of an invalid [`ulid_flake!`] literal, built by a `const fn` into a fixed
+/// buffer: a panic in a constant can show a `&str` but cannot format. The text is
+/// `invalid Ulid-Flake literal {literal}: {error}`, the error worded exactly as its `Display`;
+/// a literal too long for the buffer is cut short with `...`.
+///
+/// Not public API: the macro's helper.
+#[doc(hidden)]
+pub struct LiteralError {
+    buf: [u8; Self::CAPACITY],
+    len: usize,
+}
+
+impl LiteralError {
+    /// The buffer's size: room for the longest error message and a literal of about 100
+    /// bytes.
+    const CAPACITY: usize = 320;
+    /// The longest part of the literal that is shown.
+    const LITERAL_MAX: usize = 100;
+
+    /// The message for `literal` (as written, quotes included) failing with `error`.
+    pub const fn new(literal: &str, error: crate::Error) -> Self {
+        use crate::Error;
+
+        let mut message = Self {
+            buf: [0; Self::CAPACITY],
+            len: 0,
+        };
+        message.push_str("invalid Ulid-Flake literal ");
+        let literal = literal.as_bytes();
+        if literal.len() <= Self::LITERAL_MAX {
+            message.push_bytes(literal);
+        } else {
+            // Cut on a character boundary, so that the buffer stays UTF-8.
+            let mut end = Self::LITERAL_MAX;
+            while literal[end] & 0b1100_0000 == 0b1000_0000 {
+                end -= 1;
+            }
+            message.push_bytes(literal.split_at(end).0);
+            message.push_str("...");
+        }
+        message.push_str(": ");
+        match error {
+            Error::InvalidLength { found } => {
+                message.push_str("invalid length: expected ");
+                message.push_u128(crate::ENCODED_LEN as u128);
+                message.push_str(" ASCII characters, found ");
+                message.push_u128(found as u128);
+                message.push_str(" bytes");
+            }
+            Error::InvalidCharacter { index, found } => {
+                message.push_str("invalid character ");
+                if found.is_ascii() {
+                    message.push_str("'");
+                    message.push_escaped(found);
+                    message.push_str("'");
+                } else {
+                    message.push_str("(non-ASCII byte 0x");
+                    message.push_hex(found, true);
+                    message.push_str(")");
+                }
+                message.push_str(" at index ");
+                message.push_u128(index as u128);
+                message.push_str(
+                    ": expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either \
+                     case)",
+                );
+            }
+            Error::OutOfRange { found } => {
+                message.push_str("value out of range: expected 0..=");
+                message.push_u128(i64::MAX as u128);
+                message.push_str(" (a first character 0-7 in text), found ");
+                if found < 0 {
+                    message.push_str("-");
+                }
+                message.push_u128(found.unsigned_abs());
+            }
+            // `parse_str` returns no other error.
+            _ => message.push_str("not a Ulid-Flake"),
+        }
+        message
+    }
+
+    /// The message.
+    pub const fn as_str(&self) -> &str {
+        match core::str::from_utf8(self.buf.split_at(self.len).0) {
+            Ok(text) => text,
+            Err(_) => "invalid Ulid-Flake literal",
+        }
+    }
+
+    const fn push_bytes(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() && self.len < Self::CAPACITY {
+            self.buf[self.len] = bytes[i];
+            self.len += 1;
+            i += 1;
+        }
+    }
+
+    const fn push_str(&mut self, text: &str) {
+        self.push_bytes(text.as_bytes());
+    }
+
+    const fn push_u128(&mut self, mut value: u128) {
+        let mut digits = [0u8; 39];
+        let mut start = digits.len();
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (value % 10) as u8;
+            value /= 10;
+            if value == 0 {
+                break;
+            }
+        }
+        self.push_bytes(digits.split_at(start).1);
+    }
+
+    /// `byte` in hexadecimal: two upper-case digits, or lower-case ones without leading zeros.
+    const fn push_hex(&mut self, byte: u8, padded_upper: bool) {
+        const UPPER: &[u8; 16] = b"0123456789ABCDEF";
+        const LOWER: &[u8; 16] = b"0123456789abcdef";
+        if padded_upper {
+            self.push_bytes(&[UPPER[(byte >> 4) as usize], UPPER[(byte & 0xF) as usize]]);
+        } else if byte >= 0x10 {
+            self.push_bytes(&[LOWER[(byte >> 4) as usize], LOWER[(byte & 0xF) as usize]]);
+        } else {
+            self.push_bytes(&[LOWER[byte as usize]]);
+        }
+    }
+
+    /// An ASCII byte as `char::escape_debug` writes it.
+    const fn push_escaped(&mut self, byte: u8) {
+        match byte {
+            b'\t' => self.push_str("\\t"),
+            b'\r' => self.push_str("\\r"),
+            b'\n' => self.push_str("\\n"),
+            b'\0' => self.push_str("\\0"),
+            b'\\' | b'\'' | b'"' => self.push_bytes(&[b'\\', byte]),
+            0x20..=0x7E => self.push_bytes(&[byte]),
+            _ => {
+                self.push_str("\\u{");
+                self.push_hex(byte, false);
+                self.push_str("}");
+            }
+        }
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use alloc::format;
+    use alloc::string::String;
+
+    use super::LiteralError;
+    use crate::{Error, UlidFlake};
+
+    /// The message of `literal`, which must be invalid.
+    fn message(literal: &str) -> String {
+        let text = literal.trim_matches('"');
+        let error = UlidFlake::parse_str(text).unwrap_err();
+        LiteralError::new(literal, error).as_str().into()
+    }
+
+    #[test]
+    fn the_message_names_the_character_and_its_index() {
+        assert_eq!(
+            message("\"00CMXB6TAK4SI\""),
+            "invalid Ulid-Flake literal \"00CMXB6TAK4SI\": invalid character 'I' at index 12: \
+             expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)"
+        );
+        assert_eq!(
+            message("\"0U0000000000A\""),
+            "invalid Ulid-Flake literal \"0U0000000000A\": invalid character 'U' at index 1: \
+             expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)"
+        );
+        assert_eq!(
+            message("\"8000000000000\""),
+            "invalid Ulid-Flake literal \"8000000000000\": value out of range: expected \
+             0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808"
+        );
+        assert_eq!(
+            message("\"00CMXB6TAK4S\""),
+            "invalid Ulid-Flake literal \"00CMXB6TAK4S\": invalid length: expected 13 ASCII \
+             characters, found 12 bytes"
+        );
+    }
+
+    #[test]
+    fn the_message_is_the_errors_display() {
+        let mut errors = alloc::vec![
+            Error::InvalidLength { found: 0 },
+            Error::InvalidLength { found: usize::MAX },
+            Error::OutOfRange { found: i128::MAX },
+            Error::OutOfRange { found: i128::MIN },
+            Error::OutOfRange { found: 0 },
+        ];
+        for found in 0..=u8::MAX {
+            errors.push(Error::InvalidCharacter { index: 7, found });
+        }
+        for error in errors {
+            let literal = "\"x\"";
+            assert_eq!(
+                LiteralError::new(literal, error).as_str(),
+                format!("invalid Ulid-Flake literal {literal}: {error}")
+            );
+        }
+    }
+
+    #[test]
+    fn a_long_literal_is_cut_on_a_character_boundary() {
+        let literal = format!("\"{}\"", "é".repeat(200));
+        let error = UlidFlake::parse_str(&literal).unwrap_err();
+        let message = LiteralError::new(&literal, error);
+        let shown = &literal[..99];
+        assert_eq!(
+            message.as_str(),
+            format!("invalid Ulid-Flake literal {shown}...: {error}")
+        );
+    }
 }

@@ -31,10 +31,7 @@ use crate::{
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(
-    feature = "diesel",
-    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)
-)]
+#[cfg_attr(feature = "diesel", derive(diesel::expression::AsExpression))]
 #[cfg_attr(feature = "diesel", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct UlidFlake(u64);

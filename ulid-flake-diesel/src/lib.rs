@@ -17,6 +17,9 @@
 //! through under the same names (`features = ["postgres", "utoipa"]`): no separate
 //! `ulid-flake-core` line is needed.
 //!
+//! For PostgreSQL (the same code runs on MySQL/MariaDB and SQLite with a `MysqlConnection`
+//! or `SqliteConnection`; see `examples/diesel-sqlite`):
+//!
 //! ```no_run
 //! use diesel::prelude::*;
 //! use ulid_flake_diesel::Id;
@@ -49,16 +52,17 @@
 //! # }
 //! ```
 //!
-//! A negative `BIGINT` fails to load with a deserialization error that names it —
+//! A negative `BIGINT` fails to load with a deserialization error whose message names it —
 //! `value out of range: expected 0..=9223372036854775807 ..., found -5` — never a panic and
-//! never a wrapped ID.
+//! never a wrapped ID. (From a nullable column, read as an `Option`, Diesel's message names
+//! the field instead, and this error is its `source()`.)
 //!
 //! # Rows made in a time window
 //!
 //! Integer order is time order, so the rows created in a window are a range of IDs, found
 //! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
 //! in Unix milliseconds) gives its bounds, and [`Id::range_for_system_time`] the same bounds
-//! typed as `Id<T>`:
+//! typed as `Id<T>`. For PostgreSQL (any backend's connection works the same):
 //!
 //! ```no_run
 //! # use diesel::prelude::*;
@@ -88,8 +92,25 @@
 //!
 //! # Your own newtypes
 //!
-//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] defines one with the
-//! same Diesel support.
+//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] (the core's, re-exported
+//! here and by `ulid-flake-sqlx`) defines one with the same Diesel support, `Display`,
+//! `FromStr`, the integer conversions and serde:
+//!
+//! ```
+//! use diesel::serialize::ToSql;
+//! use diesel::sql_types::BigInt;
+//!
+//! ulid_flake_diesel::newtype! {
+//!     /// The key of a user.
+//!     pub struct UserId;
+//! }
+//!
+//! fn assert_diesel<T: ToSql<BigInt, diesel::sqlite::Sqlite>>() {}
+//! assert_diesel::<UserId>();
+//! let id: UserId = "00CMXB6TAK4SA".parse()?;
+//! assert_eq!(i64::from(id), 14_246_757_444_195_114);
+//! # Ok::<(), ulid_flake_diesel::Error>(())
+//! ```
 //!
 //! # Replicas: scalability-id leases
 //!
@@ -98,7 +119,7 @@
 //! generator issues no ID while the lease is not known to be valid. It works directly and
 //! through PgBouncer in transaction mode. The protocol, its timing argument and the faults it
 //! survives are in [`lease`](mod@lease) (the core's docs); the leases of `ulid-flake-sqlx`
-//! share its table and exclude these.
+//! share its table and exclude these. For PostgreSQL (`lease_mysql` takes a MySQL URL):
 //!
 //! ```no_run
 //! # #[cfg(feature = "postgres")]
@@ -131,7 +152,8 @@ pub use lease_store::lease_postgres;
 pub use lease_store::{DatabaseError, DieselLeaseStore};
 
 /// Diesel declarations of the SQL helper functions, for the query builder. Create them in the
-/// database first (`create_postgres_functions`, `create_mysql_functions`).
+/// database first (`create_postgres_functions`, `create_mysql_functions`). The functions
+/// exist on PostgreSQL and MySQL/MariaDB, not SQLite; the example is for PostgreSQL:
 ///
 /// ```no_run
 /// # use diesel::prelude::*;
@@ -225,51 +247,4 @@ pub fn create_postgres_functions(conn: &mut diesel::PgConnection) -> diesel::Que
 #[cfg(feature = "mysql")]
 pub fn create_mysql_functions(conn: &mut diesel::MysqlConnection) -> diesel::QueryResult<()> {
     diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_FUNCTIONS)
-}
-
-/// Defines a newtype over [`UlidFlake`] with the Diesel support that [`Id<T>`](Id) has
-/// (`AsExpression`, `FromSqlRow`, `ToSql` and `FromSql` as `BigInt`, on every backend), the
-/// usual derives (`Clone`, `Copy`, `Debug`, `PartialEq`, `Eq`, `PartialOrd`, `Ord`, `Hash`) and
-/// `From` conversions both ways. Attributes before `struct` are kept. The calling crate must
-/// depend on `diesel` (the derives name it).
-///
-/// ```
-/// use diesel::sql_types::BigInt;
-/// use diesel::serialize::ToSql;
-/// use ulid_flake_diesel::UlidFlake;
-///
-/// ulid_flake_diesel::newtype! {
-///     /// The key of a user.
-///     pub struct UserId;
-/// }
-///
-/// fn assert_diesel<T: ToSql<BigInt, diesel::sqlite::Sqlite>>() {}
-/// assert_diesel::<UserId>();
-/// assert_eq!(UlidFlake::from(UserId(UlidFlake::MAX)), UlidFlake::MAX);
-/// ```
-#[macro_export]
-macro_rules! newtype {
-    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
-        $(#[$meta])*
-        #[derive(
-            Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-            diesel::expression::AsExpression, diesel::deserialize::FromSqlRow,
-        )]
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        $vis struct $name(pub $crate::UlidFlake);
-
-        impl ::core::convert::From<$crate::UlidFlake> for $name {
-            fn from(value: $crate::UlidFlake) -> Self {
-                Self(value)
-            }
-        }
-
-        impl ::core::convert::From<$name> for $crate::UlidFlake {
-            fn from(value: $name) -> Self {
-                value.0
-            }
-        }
-
-        $crate::__impl_diesel_via_ulid_flake!([] $name, |value| &value.0);
-    };
 }

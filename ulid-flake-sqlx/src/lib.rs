@@ -18,7 +18,8 @@
 //! # Rows with typed IDs
 //!
 //! `FromRow` needs no attribute and no wrapper: an `Id<User>` field reads a `BIGINT`, an
-//! `Option<Id<User>>` a nullable one.
+//! `Option<Id<User>>` a nullable one. For PostgreSQL (on MySQL/MariaDB and SQLite, take a
+//! `MySqlPool` or `SqlitePool` and write the placeholders `?`):
 //!
 //! ```no_run
 //! use ulid_flake_sqlx::Id;
@@ -70,7 +71,7 @@
 //! Integer order is time order, so the rows created in a window are a range of IDs, found
 //! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
 //! in Unix milliseconds) gives its bounds, and [`Id::range_for_system_time`] the same bounds
-//! typed as `Id<T>`:
+//! typed as `Id<T>`. For PostgreSQL (`?` placeholders elsewhere):
 //!
 //! ```no_run
 //! # async fn example(pool: sqlx::PgPool) -> sqlx::Result<()> {
@@ -89,21 +90,122 @@
 //! # }
 //! ```
 //!
-//! # The checked macros: `query_as!`
+//! # The checked macros: `query!` and `query_as!`
 //!
 //! The macros infer `i64` for a `BIGINT` column. Name the ID type in the query, per column
-//! (`"id: Id<User>"`) or for parameters (`id as _`), and the macros check the rest:
+//! (`"id: Id<User>"`) or for parameters (`id as _`), and the macros check the rest. The
+//! snippets below are, query for query, the ones this workspace type-checks against
+//! committed query data and runs against each database (named with each); their offline
+//! data is also in this crate's `.sqlx`, so they compile here without a database.
 //!
-//! ```ignore
-//! // Ignored here: the macros need a database (or offline query data) at compile time.
-//! let user = sqlx::query_as!(
-//!     User,
-//!     r#"SELECT id AS "id: Id<User>", name, invited_by AS "invited_by: Id<User>"
-//!        FROM users WHERE id = $1"#,
-//!     id as Id<User>,
+//! On **PostgreSQL** (run by this crate's `tests/sqlx/macros.rs`):
+//!
+//! ```no_run
+//! # #[cfg(feature = "postgres")]
+//! # async fn example(pool: sqlx::PgPool) -> Result<(), Box<dyn std::error::Error>> {
+//! use ulid_flake_sqlx::Id;
+//!
+//! #[derive(Debug, PartialEq)]
+//! struct MacroUser {
+//!     id: Id<MacroUser>,
+//!     name: String,
+//!     invited_by: Option<Id<MacroUser>>,
+//! }
+//!
+//! let ada = MacroUser { id: Id::generate()?, name: "Ada".into(), invited_by: None };
+//! // Parameters: `as _` lets the macro accept the ID types for the BIGINT columns.
+//! sqlx::query!(
+//!     "INSERT INTO macro_users (id, name, invited_by) VALUES ($1, $2, $3)",
+//!     ada.id as _,
+//!     ada.name,
+//!     ada.invited_by as _,
 //! )
-//! .fetch_one(&pool)
+//! .execute(&pool)
 //! .await?;
+//!
+//! // Columns: the override names the ID type; nullability is still inferred.
+//! let read = sqlx::query_as!(
+//!     MacroUser,
+//!     r#"SELECT id AS "id: Id<MacroUser>", name, invited_by AS "invited_by: Id<MacroUser>"
+//!            FROM macro_users WHERE id = $1 OR id = $2 ORDER BY id"#,
+//!     ada.id as Id<MacroUser>,
+//!     ada.id as Id<MacroUser>,
+//! )
+//! .fetch_all(&pool)
+//! .await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! On **MySQL/MariaDB** the overrides are quoted with backticks (run by
+//! `tests/sqlx-mysql-macros`):
+//!
+//! ```no_run
+//! # #[cfg(feature = "mysql")]
+//! # async fn example(pool: sqlx::MySqlPool) -> Result<(), Box<dyn std::error::Error>> {
+//! # use ulid_flake_sqlx::Id;
+//! # #[derive(Debug, PartialEq)]
+//! # struct MacroUser {
+//! #     id: Id<MacroUser>,
+//! #     name: String,
+//! #     invited_by: Option<Id<MacroUser>>,
+//! # }
+//! # let ada = MacroUser { id: Id::generate()?, name: "Ada".into(), invited_by: None };
+//! sqlx::query!(
+//!     "INSERT INTO macro_users (id, name, invited_by) VALUES (?, ?, ?)",
+//!     ada.id as _,
+//!     ada.name,
+//!     ada.invited_by as _,
+//! )
+//! .execute(&pool)
+//! .await?;
+//!
+//! let read = sqlx::query_as!(
+//!     MacroUser,
+//!     r#"SELECT id AS `id: Id<MacroUser>`, name, invited_by AS `invited_by: Id<MacroUser>`
+//!            FROM macro_users WHERE id IN (?, ?) ORDER BY id"#,
+//!     ada.id as Id<MacroUser>,
+//!     ada.id as Id<MacroUser>,
+//! )
+//! .fetch_all(&pool)
+//! .await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! On **SQLite** a `BIGINT PRIMARY KEY` may hold `NULL` as far as the macros can tell, so the
+//! key needs `!` (`"id!: Id<Post>"`) to be read as non-null; without it, `query_as!` fails to
+//! compile because the column is an `Option` (run by `examples/sqlx-sqlite`):
+//!
+//! ```no_run
+//! # #[cfg(feature = "sqlite")]
+//! # async fn example(pool: sqlx::SqlitePool) -> Result<(), Box<dyn std::error::Error>> {
+//! use ulid_flake_sqlx::Id;
+//!
+//! #[derive(Debug)]
+//! struct User {
+//!     id: Id<User>,
+//!     name: String,
+//! }
+//!
+//! #[derive(Debug)]
+//! struct Post {
+//!     id: Id<Post>,
+//!     author: Id<User>,
+//!     title: String,
+//! }
+//!
+//! # let ada = User { id: Id::generate()?, name: "Ada".into() };
+//! let posts = sqlx::query_as!(
+//!     Post,
+//!     r#"SELECT id AS "id!: Id<Post>", author AS "author: Id<User>", title
+//!            FROM posts WHERE author = ? ORDER BY id"#,
+//!     ada.id as Id<User>,
+//! )
+//! .fetch_all(&pool)
+//! .await?;
+//! # Ok(())
+//! # }
 //! ```
 //!
 //! Without the override, `query_as!` fails to compile with "the trait `From<i64>` is not
@@ -122,8 +224,22 @@
 //!
 //! # Your own newtypes
 //!
-//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`impl_for_newtype!`] gives it the
-//! same sqlx support in your crate.
+//! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] (the core's, re-exported
+//! here and by `ulid-flake-diesel`) defines one with the same sqlx support, `Display`,
+//! `FromStr`, the integer conversions and serde:
+//!
+//! ```
+//! ulid_flake_sqlx::newtype! {
+//!     /// The key of a user.
+//!     pub struct UserId;
+//! }
+//!
+//! fn assert_sqlx<T: sqlx::Type<sqlx::Sqlite> + for<'q> sqlx::Encode<'q, sqlx::Sqlite>>() {}
+//! assert_sqlx::<UserId>();
+//! let id: UserId = "00CMXB6TAK4SA".parse()?;
+//! assert_eq!(i64::from(id), 14_246_757_444_195_114);
+//! # Ok::<(), ulid_flake_sqlx::Error>(())
+//! ```
 //!
 //! # SQL helpers
 //!
@@ -149,7 +265,8 @@
 //! a thread of their own; the generator issues no ID while the lease is not known to be valid.
 //! It works directly and through PgBouncer in transaction mode. The protocol, its timing
 //! argument and the faults it survives are in [`lease`](mod@lease) (the core's docs); the
-//! leases of `ulid-flake-diesel` share its table and exclude these.
+//! leases of `ulid-flake-diesel` share its table and exclude these. For PostgreSQL
+//! (`lease_mysql` takes a MySQL URL):
 //!
 //! ```no_run
 //! # #[cfg(all(feature = "lease", feature = "postgres"))]
@@ -210,40 +327,3 @@ pub static POSTGRES_FUNCTIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrati
 /// ```
 #[cfg(feature = "mysql")]
 pub static MYSQL_FUNCTIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/mysql");
-
-/// Gives a newtype over [`UlidFlake`] the sqlx support that [`Id<T>`](Id) has: `Type`,
-/// `Encode` and `Decode` as a `BIGINT` (and `PgHasArrayType` with the `postgres` feature), plus
-/// `From` conversions both ways, which those impls use.
-///
-/// The newtype must be a `Copy` tuple struct whose only field is a [`UlidFlake`]. The impls are
-/// generated in your crate, so Rust's orphan rule is satisfied.
-///
-/// ```
-/// use ulid_flake_sqlx::UlidFlake;
-///
-/// #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-/// struct UserId(UlidFlake);
-/// ulid_flake_sqlx::impl_for_newtype!(UserId);
-///
-/// fn assert_sqlx<T: sqlx::Type<sqlx::Sqlite> + for<'q> sqlx::Encode<'q, sqlx::Sqlite>>() {}
-/// assert_sqlx::<UserId>();
-/// assert_eq!(UlidFlake::from(UserId(UlidFlake::MAX)), UlidFlake::MAX);
-/// ```
-#[macro_export]
-macro_rules! impl_for_newtype {
-    ($newtype:ident) => {
-        impl ::core::convert::From<$crate::UlidFlake> for $newtype {
-            fn from(value: $crate::UlidFlake) -> Self {
-                Self(value)
-            }
-        }
-
-        impl ::core::convert::From<$newtype> for $crate::UlidFlake {
-            fn from(value: $newtype) -> Self {
-                value.0
-            }
-        }
-
-        $crate::__impl_sqlx_via_ulid_flake!([] $newtype);
-    };
-}

@@ -4,17 +4,17 @@ use super::{stdout_of, ulid_flake};
 
 /// The table of `00CMXB6TAK4SA` with the default epoch.
 const TABLE_00CMXB6TAK4SA: &str = "\
-base32                        00CMXB6TAK4SA
-integer                       14246757444195114
-hex                           0x329D59B4A9932A
-binary                        0b110010100111010101100110110100101010011001001100101010
-bytes                         00 32 9D 59 B4 A9 93 2A
-timestamp (ms since epoch)    13586766666
-unix time (ms)                1717653966666
-date-time (UTC)               2024-06-06T06:06:06.666Z
-randomness (20-bit)           627498
-scalable randomness (15-bit)  19609
-scalability id                10
+base32                               00CMXB6TAK4SA
+integer                              14246757444195114
+hex                                  0x329D59B4A9932A
+binary                               0b110010100111010101100110110100101010011001001100101010
+bytes                                00 32 9D 59 B4 A9 93 2A
+timestamp (ms since epoch)           13586766666
+unix time (ms)                       1717653966666
+date-time (UTC)                      2024-06-06T06:06:06.666Z
+randomness (if stand-alone, 20-bit)  627498
+randomness (if scalable, 15-bit)     19609
+scalability id (if scalable)         10
 ";
 
 /// The JSON of `00CMXB6TAK4SA` with the default epoch.
@@ -22,8 +22,8 @@ const JSON_00CMXB6TAK4SA: &str = concat!(
     r#"{"base32":"00CMXB6TAK4SA","integer":14246757444195114,"hex":"0x329D59B4A9932A","#,
     r#""binary":"0b110010100111010101100110110100101010011001001100101010","#,
     r#""bytes":"00 32 9D 59 B4 A9 93 2A","ms_since_epoch":13586766666,"unix_ms":1717653966666,"#,
-    r#""datetime":"2024-06-06T06:06:06.666Z","randomness":627498,"scalable_randomness":19609,"#,
-    r#""scalability_id":10}"#,
+    r#""datetime":"2024-06-06T06:06:06.666Z","if_stand_alone":{"randomness":627498},"#,
+    r#""if_scalable":{"randomness":19609,"scalability_id":10}}"#,
     "\n"
 );
 
@@ -122,7 +122,7 @@ fn spec_vectors() {
         assert_eq!(value["integer"].as_u64(), Some(integer), "{text}");
         assert_eq!(value["ms_since_epoch"].as_u64(), Some(timestamp), "{text}");
         assert_eq!(
-            value["randomness"].as_u64(),
+            value["if_stand_alone"]["randomness"].as_u64(),
             Some(u64::from(randomness)),
             "{text}"
         );
@@ -140,7 +140,8 @@ fn scalable_reading() {
             r#""binary":"0b111100101101001010100001101000110001111110100001100000","#,
             r#""bytes":"00 3C B4 A8 68 C7 E8 60","ms_since_epoch":16295560844,"#,
             r#""unix_ms":1720362760844,"datetime":"2024-07-07T14:32:40.844Z","#,
-            r#""randomness":518240,"scalable_randomness":16195,"scalability_id":0}"#,
+            r#""if_stand_alone":{"randomness":518240},"#,
+            r#""if_scalable":{"randomness":16195,"scalability_id":0}}"#,
             "\n"
         )
     );

@@ -1,10 +1,17 @@
 //! Diesel: IDs are `BigInt` columns, through `i64`, on every backend Diesel supports.
 //!
-//! `AsExpression` and `FromSqlRow` are derived on the types themselves (see `ulid_flake.rs` and
-//! `id.rs`); this module adds the conversions.
+//! `AsExpression` is derived on the types themselves (see `ulid_flake.rs` and `id.rs`); this
+//! module adds the conversions and `Queryable` (hence `FromSqlRow`).
+//!
+//! `Queryable` is written by hand, with the row an `i64`, rather than derived through
+//! `FromSqlRow` (which reads the value with `FromSql`): Diesel wraps an error of `FromSql` in a
+//! `DeserializeFieldError` whose message names only the field, whereas an error of
+//! `Queryable::build` reaches the caller as it is, so the message of a negative `BIGINT`
+//! shows the value. A nullable column still goes through `FromSql` (Diesel's own
+//! `Option<T>` impl), so there the value is in the error's `source()`.
 
 use diesel::backend::Backend;
-use diesel::deserialize::{self, FromSql};
+use diesel::deserialize::{self, FromSql, Queryable};
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::BigInt;
 
@@ -40,12 +47,26 @@ where
     }
 }
 
+impl<DB: Backend> Queryable<BigInt, DB> for UlidFlake
+where
+    i64: FromSql<BigInt, DB>,
+{
+    type Row = i64;
+
+    /// Checks the `BIGINT`; a negative value is an [`Error::OutOfRange`](crate::Error) whose
+    /// message names it.
+    fn build(row: i64) -> deserialize::Result<Self> {
+        Ok(Self::from_i64(row)?)
+    }
+}
+
 crate::__impl_diesel_via_ulid_flake!([T: ?Sized,] crate::Id<T>, |id| &id.value);
 
 /// Implements Diesel's `ToSql<BigInt, _>` and `FromSql<BigInt, _>` for `$ty` through
 /// [`UlidFlake`]: `$field` borrows the `UlidFlake` inside (it must live as long as the value)
-/// and `From<UlidFlake>` builds the value back. `AsExpression` and `FromSqlRow` must be
-/// derived on the type (with `#[diesel(sql_type = BigInt)]`).
+/// and `From<UlidFlake>` builds the value back; `Queryable<BigInt, _>` (hence `FromSqlRow`)
+/// comes along. `AsExpression` must be derived on the type (with
+/// `#[diesel(sql_type = BigInt)]`).
 ///
 /// Not public API: `ulid-flake-diesel` wraps it for users' newtypes.
 #[doc(hidden)]
@@ -54,7 +75,7 @@ macro_rules! __impl_diesel_via_ulid_flake {
     ([$($generics:tt)*] $ty:ty, |$value:ident| $field:expr) => {
         const _: () = {
             use $crate::__private::diesel::backend::Backend;
-            use $crate::__private::diesel::deserialize::{self, FromSql};
+            use $crate::__private::diesel::deserialize::{self, FromSql, Queryable};
             use $crate::__private::diesel::serialize::{self, Output, ToSql};
             use $crate::__private::diesel::sql_types::BigInt;
             use $crate::UlidFlake;
@@ -76,6 +97,17 @@ macro_rules! __impl_diesel_via_ulid_flake {
             {
                 fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
                     <UlidFlake as FromSql<BigInt, DB>>::from_sql(bytes).map(Self::from)
+                }
+            }
+
+            impl<$($generics)* DB: Backend> Queryable<BigInt, DB> for $ty
+            where
+                i64: FromSql<BigInt, DB>,
+            {
+                type Row = i64;
+
+                fn build(row: i64) -> deserialize::Result<Self> {
+                    <UlidFlake as Queryable<BigInt, DB>>::build(row).map(Self::from)
                 }
             }
         };

@@ -16,6 +16,7 @@ mod lease;
 #[cfg(ulid_flake_loom)]
 mod loom;
 mod new_id;
+mod newtype;
 mod parser;
 #[cfg(feature = "rand010")]
 mod rand;

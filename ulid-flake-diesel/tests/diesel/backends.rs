@@ -12,6 +12,15 @@ ulid_flake_diesel::newtype! {
     pub(crate) struct UserId;
 }
 
+/// A row of `users` keyed by the newtype, nullable reference included.
+#[derive(Debug, PartialEq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = users)]
+struct NewtypeRow {
+    id: UserId,
+    name: String,
+    invited_by: Option<UserId>,
+}
+
 /// The message of loading `found` from a `BIGINT`.
 fn out_of_range(found: i64) -> String {
     format!(
@@ -152,22 +161,67 @@ macro_rules! backend_tests {
             }
 
             #[test]
+            fn a_newtype_round_trips_in_a_row() {
+                let conn = &mut crate::support::$backend();
+                let ada = NewtypeRow {
+                    id: UserId::generate().unwrap(),
+                    name: "Ada".into(),
+                    invited_by: None,
+                };
+                let bob = NewtypeRow {
+                    id: UserId::generate().unwrap(),
+                    name: "Bob".into(),
+                    invited_by: Some(ada.id),
+                };
+                for row in [&ada, &bob] {
+                    diesel::insert_into(users::table)
+                        .values(row)
+                        .execute(conn)
+                        .unwrap();
+                }
+                let rows: Vec<NewtypeRow> = users::table
+                    .order(users::id)
+                    .select(NewtypeRow::as_select())
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(rows, [ada, bob]);
+                let invited: Vec<String> = users::table
+                    .filter(users::invited_by.eq(Some(rows[0].id)))
+                    .select(users::name)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(invited, ["Bob"]);
+                assert_eq!(
+                    rows[1].id.to_string().parse::<UserId>().unwrap(),
+                    rows[1].id
+                );
+            }
+
+            #[test]
             fn a_negative_bigint_is_a_deserialization_error_that_names_it() {
                 let conn = &mut crate::support::$backend();
-                diesel::sql_query("INSERT INTO users (id, name) VALUES (-5, 'x')")
+                diesel::sql_query("INSERT INTO users (id, name, invited_by) VALUES (-5, 'x', -5)")
                     .execute(conn)
                     .unwrap();
-                // Diesel names the field, and our error, the value, is its source.
+                // The message itself names the value, for a column, a struct's field and a
+                // newtype alike.
                 let message = |error: diesel::result::Error| match error {
-                    diesel::result::Error::DeserializationError(field) => {
-                        assert_eq!(field.to_string(), "Error deserializing field 'id'");
-                        field.source().expect("the error of the value").to_string()
-                    }
+                    diesel::result::Error::DeserializationError(error) => error.to_string(),
                     other => panic!("expected a deserialization error, found {other:?}"),
                 };
                 let error = users::table
                     .select(users::id)
                     .first::<Id<User>>(conn)
+                    .unwrap_err();
+                assert_eq!(
+                    error.to_string(),
+                    "value out of range: expected 0..=9223372036854775807 \
+                     (a first character 0-7 in text), found -5"
+                );
+                assert_eq!(message(error), out_of_range(-5));
+                let error = users::table
+                    .select(users::id)
+                    .first::<UlidFlake>(conn)
                     .unwrap_err();
                 assert_eq!(message(error), out_of_range(-5));
                 let error = users::table
@@ -180,6 +234,22 @@ macro_rules! backend_tests {
                     .first::<UserId>(conn)
                     .unwrap_err();
                 assert_eq!(message(error), out_of_range(-5));
+                // A nullable column is read by Diesel's `Option<T>` through `FromSql`: Diesel
+                // names the field, and the value is in the source.
+                let error = users::table
+                    .select(users::invited_by)
+                    .first::<Option<Id<User>>>(conn)
+                    .unwrap_err();
+                match error {
+                    diesel::result::Error::DeserializationError(field) => {
+                        assert_eq!(field.to_string(), "Error deserializing field 'invited_by'");
+                        assert_eq!(
+                            field.source().expect("the error of the value").to_string(),
+                            out_of_range(-5)
+                        );
+                    }
+                    other => panic!("expected a deserialization error, found {other:?}"),
+                }
             }
 
             #[test]

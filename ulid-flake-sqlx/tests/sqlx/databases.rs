@@ -14,10 +14,18 @@ fn out_of_range(found: i64) -> String {
     )
 }
 
-/// A user's own newtype, given sqlx support by the crate's macro.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct UserId(UlidFlake);
-ulid_flake_sqlx::impl_for_newtype!(UserId);
+ulid_flake_sqlx::newtype! {
+    /// A user's own key type.
+    struct UserId;
+}
+
+/// A row keyed by the newtype, nullable reference included.
+#[derive(Debug, PartialEq, sqlx::FromRow)]
+struct NewtypeRow {
+    id: UserId,
+    name: String,
+    invited_by: Option<UserId>,
+}
 
 /// How many IDs the ordering test inserts, in chunks of `CHUNK` rows per statement.
 const ORDERED_IDS: usize = 100_000;
@@ -91,6 +99,44 @@ macro_rules! database_tests {
                     .await
                     .unwrap();
                 assert_eq!(name, "0000000000000");
+            }
+
+            #[tokio::test]
+            async fn a_newtype_round_trips_in_a_row() {
+                let pool = $connect().await;
+                let table = users_table(&pool).await;
+                let ada = NewtypeRow {
+                    id: UserId::generate().unwrap(),
+                    name: "Ada".into(),
+                    invited_by: None,
+                };
+                let bob = NewtypeRow {
+                    id: UserId::generate().unwrap(),
+                    name: "Bob".into(),
+                    invited_by: Some(ada.id),
+                };
+                let insert = format!(
+                    "INSERT INTO {table} (id, name, invited_by) VALUES ({}, {}, {})",
+                    $p1, $p2, $p3
+                );
+                for row in [&ada, &bob] {
+                    sqlx::query(sql(&insert))
+                        .bind(row.id)
+                        .bind(&row.name)
+                        .bind(row.invited_by)
+                        .execute(&pool)
+                        .await
+                        .unwrap();
+                }
+                let select = format!("SELECT id, name, invited_by FROM {table} ORDER BY id");
+                let rows: Vec<NewtypeRow> =
+                    sqlx::query_as(sql(&select)).fetch_all(&pool).await.unwrap();
+                assert_eq!(rows, [ada, bob]);
+                // The text the API shows parses back to the key the database holds.
+                assert_eq!(
+                    rows[1].id.to_string().parse::<UserId>().unwrap(),
+                    rows[1].id
+                );
             }
 
             #[tokio::test]
