@@ -1,7 +1,7 @@
 //! Diesel: IDs are `BigInt` columns, through `i64`, on every backend Diesel supports.
 //!
-//! `AsExpression` and `FromSqlRow` are derived on the types themselves (see `ulid_flake.rs` and
-//! `id.rs`); this module adds the conversions.
+//! `AsExpression` and `FromSqlRow` are derived on the types themselves (see `ulid_flake.rs`,
+//! `id.rs` and `prefixed.rs`); this module adds the conversions.
 
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql};
@@ -41,6 +41,7 @@ where
 }
 
 crate::__impl_diesel_via_ulid_flake!([T: ?Sized,] crate::Id<T>, |id| &id.value);
+crate::__impl_diesel_via_ulid_flake!([T: crate::Prefix + ?Sized,] crate::PrefixedId<T>, |id| &id.id.value);
 
 /// Implements Diesel's `ToSql<BigInt, _>` and `FromSql<BigInt, _>` for `$ty` through
 /// [`UlidFlake`]: `$field` borrows the `UlidFlake` inside (it must live as long as the value)

@@ -12,6 +12,7 @@ mod lease;
 #[cfg(ulid_flake_loom)]
 mod loom;
 mod parser;
+mod prefixed;
 mod schema;
 mod serde;
 mod statefulset;
