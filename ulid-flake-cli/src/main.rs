@@ -125,9 +125,9 @@ struct GenerateArgs {
     /// The form of each line
     #[arg(long, value_enum, default_value_t = Format::Base32)]
     format: Format,
-    /// Write each ID after this entity prefix and `_` (user_00F5PEXFDQCGR), as a
-    /// PrefixedId of ulid-flake-core does: a lowercase letter, then lowercase letters and
-    /// digits, at most 31; base32 and json formats only
+    /// Write each ID after this entity prefix and an underscore, as prefixed IDs of
+    /// ulid-flake-core are written: a lowercase letter, then lowercase letters and digits, at
+    /// most 31; base32 and json formats only
     #[arg(long, value_name = "PREFIX", value_parser = parse_prefix)]
     prefix: Option<String>,
 }
