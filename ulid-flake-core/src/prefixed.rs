@@ -10,7 +10,7 @@ use crate::{ENCODED_LEN, Error, Id, UlidFlake};
 /// An entity whose IDs carry a prefix in their text: `impl Prefix for User` with
 /// `PREFIX = "user"` makes a [`PrefixedId<User>`] read `user_00CMXB6TAK4SA`.
 ///
-/// The prefix is 1 to [`MAX_LEN`](Prefix::MAX_LEN) characters: a lowercase ASCII letter,
+/// The prefix is 1 to 31 characters: a lowercase ASCII letter,
 /// then lowercase letters and digits (`[a-z][a-z0-9]*`); the `_` separator is not part of
 /// it. Any other prefix stops the build where a `PrefixedId` of the entity is formatted or
 /// parsed:
@@ -28,9 +28,6 @@ use crate::{ENCODED_LEN, Error, Id, UlidFlake};
 pub trait Prefix {
     /// The prefix, without the `_`: `"user"`.
     const PREFIX: &'static str;
-
-    /// The longest prefix, in characters.
-    const MAX_LEN: usize = 31;
 }
 
 /// The longest prefixed text, in bytes: the longest prefix, `_` and the 13 characters.
