@@ -33,7 +33,7 @@ pub(crate) fn build_generator(
         .build()
 }
 
-/// Writes `count` new IDs to `out`.
+/// Writes `count` new IDs to `out`, each after `prefix` and `_` when there is one.
 ///
 /// `generate_blocking` waits for the next millisecond whenever the current one is full
 /// (about every 4,096 IDs stand-alone, 128 scalable), so a large count is paced by the clock
@@ -47,11 +47,15 @@ pub(crate) fn run(
     generator: &Generator,
     count: u64,
     format: Format,
+    prefix: Option<&str>,
     out: &mut impl Write,
 ) -> io::Result<()> {
     for _ in 0..count {
         let id = generator.generate_blocking().map_err(io::Error::other)?;
-        output::write_id(out, id, format)?;
+        match prefix {
+            None => output::write_id(out, id, format)?,
+            Some(prefix) => output::write_prefixed_id(out, prefix, id, format)?,
+        }
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Reading one ID in any of its written forms: the canonical Base32 text, a decimal integer,
-//! or `0x`-prefixed hexadecimal.
+//! or `0x`-prefixed hexadecimal — and, for Base32, an entity prefix before it
+//! (`user_00CMXB6TAK4SA`, as `ulid_flake_core::PrefixedId` writes it).
 //!
 //! The Base32 text is parsed by the library itself, so its errors (and their wording) are the
 //! library's. The integer forms are checked here for syntax and 64-bit overflow only; the
@@ -125,6 +126,47 @@ pub(crate) fn parse(text: &[u8], form: Form) -> Result<UlidFlake, InputError> {
             }
         }
     }
+}
+
+/// An ID and the entity prefix it was written with, if any (`user` in `user_00CMXB6TAK4SA`).
+pub(crate) type Prefixed<'a> = (Option<&'a str>, UlidFlake);
+
+/// Parses one input that may start with an entity prefix, `[a-z][a-z0-9]*_`: with
+/// `--from auto` or `base32`, such a prefix is split off and the rest must be the 13 Base32
+/// characters (a prefixed ID is always text); errors then count indexes from the start of
+/// the whole input. Integer and hex inputs have no prefix.
+pub(crate) fn parse_prefixed(text: &[u8], form: Form) -> Result<Prefixed<'_>, InputError> {
+    let split = match form {
+        Form::Auto | Form::Base32 => split_prefix(text),
+        Form::Integer | Form::Hex => None,
+    };
+    let Some((prefix, rest)) = split else {
+        return parse(text, form).map(|id| (None, id));
+    };
+    let offset = prefix.len() + 1;
+    match UlidFlake::parse_ascii(rest) {
+        Ok(id) => Ok((Some(prefix), id)),
+        Err(Error::InvalidCharacter { index, found }) => {
+            Err(InputError::Id(Error::InvalidCharacter {
+                index: index + offset,
+                found,
+            }))
+        }
+        Err(error) => Err(InputError::Id(error)),
+    }
+}
+
+/// The prefix (without its `_`) and the rest, when `text` starts with `[a-z][a-z0-9]*_`.
+fn split_prefix(text: &[u8]) -> Option<(&str, &[u8])> {
+    let end = text.iter().position(|&byte| byte == b'_')?;
+    let prefix = &text[..end];
+    let valid = prefix.first().is_some_and(u8::is_ascii_lowercase)
+        && prefix
+            .iter()
+            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit());
+    // ASCII letters and digits only, so valid UTF-8.
+    let prefix = std::str::from_utf8(prefix).ok().filter(|_| valid)?;
+    Some((prefix, &text[end + 1..]))
 }
 
 /// The digits after a `0x` or `0X` prefix, if there is one.
@@ -265,6 +307,48 @@ mod tests {
             auto(""),
             Err(InputError::Id(Error::InvalidLength { found: 0 }))
         );
+    }
+
+    #[test]
+    fn entity_prefixes_are_split_off_base32_only() {
+        let id = UlidFlake::parse_str("00CMXB6TAK4SA").unwrap();
+        assert_eq!(
+            parse_prefixed(b"user_00CMXB6TAK4SA", Form::Auto),
+            Ok((Some("user"), id))
+        );
+        assert_eq!(
+            parse_prefixed(b"a1_00cmxb6tak4sa", Form::Base32),
+            Ok((Some("a1"), id))
+        );
+        assert_eq!(parse_prefixed(b"00CMXB6TAK4SA", Form::Auto), Ok((None, id)));
+        // After a prefix, Base32 only, with indexes in the whole input.
+        assert_eq!(
+            parse_prefixed(b"user_14246757444195114", Form::Auto),
+            Err(InputError::Id(Error::InvalidLength { found: 17 }))
+        );
+        assert_eq!(
+            parse_prefixed(b"user_00CMXB6TAK4SI", Form::Auto),
+            Err(InputError::Id(Error::InvalidCharacter {
+                index: 17,
+                found: b'I'
+            }))
+        );
+        // Not a prefix: uppercase, a leading digit, an empty one; and not for integers.
+        for text in [
+            "User_00CMXB6TAK4SA",
+            "1user_00CMXB6TAK4SA",
+            "_00CMXB6TAK4SA",
+        ] {
+            assert_eq!(
+                parse_prefixed(text.as_bytes(), Form::Auto),
+                Err(InputError::Id(Error::InvalidLength { found: text.len() })),
+                "{text}"
+            );
+        }
+        assert!(matches!(
+            parse_prefixed(b"user_1", Form::Integer),
+            Err(InputError::InvalidDigit { index: 0, .. })
+        ));
     }
 
     #[test]

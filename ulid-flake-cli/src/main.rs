@@ -32,6 +32,7 @@ Examples:
   ulid-flake generate -n 1000 --format integer      A thousand, as BIGINT values
   ulid-flake generate --scalability-id 3            For replica 3 of up to 32
   ulid-flake inspect 00CMXB6TAK4SA                  Its time, randomness and all its forms
+  ulid-flake generate --prefix user                 user_00F5PEXFDQCGR, for a PrefixedId<User>
   ulid-flake convert 00F5MFHSEYXCM --to hex         0x3CB47C72EF7594
   ulid-flake generate -n 5 | ulid-flake convert --to integer
 
@@ -50,6 +51,8 @@ Examples:
       {\"id\":\"00CMXB6TAK4SA\",\"integer\":14246757444195114}
   ulid-flake generate -n 1000000 --scalability-id 7 --entropy-bytes 2 > ids.txt
   ulid-flake generate --epoch 1735689600000     # timestamps from 2025-01-01
+  ulid-flake generate --prefix user
+      user_00F5PEXFDQCGR
 
 A millisecond holds about 4,096 IDs (128 with --scalability-id); when it is full, generation
 waits for the next one, so large counts take a while but never fail.";
@@ -60,6 +63,7 @@ Examples:
   ulid-flake inspect 00CMXB6TAK4SA
   ulid-flake inspect 14246757444195114 0x329D59B4A9932A
   ulid-flake inspect --json 00cmxb6tak4sa
+  ulid-flake inspect user_02MWMFBHB1YJ2         # a prefixed ID: its prefix is shown too
   ulid-flake generate -n 3 | ulid-flake inspect --json
   ulid-flake inspect --epoch 0 00CMXB6TAK4SA    # an ID made with the Unix epoch
 
@@ -122,13 +126,18 @@ struct GenerateArgs {
     /// The form of each line
     #[arg(long, value_enum, default_value_t = Format::Base32)]
     format: Format,
+    /// Write each ID after this entity prefix and an underscore, as prefixed IDs of
+    /// ulid-flake-core are written: a lowercase letter, then lowercase letters and digits, at
+    /// most 31; base32 and json formats only
+    #[arg(long, value_name = "PREFIX", value_parser = parse_prefix)]
+    prefix: Option<String>,
 }
 
 /// The options of `inspect`.
 #[derive(Debug, Args)]
 struct InspectArgs {
-    /// The IDs (Base32, decimal or 0x-hex); read from standard input, one per line, when none
-    /// are given
+    /// The IDs (Base32, optionally after an entity prefix such as user_, decimal or 0x-hex);
+    /// read from standard input, one per line, when none are given
     #[arg(value_name = "ID")]
     ids: Vec<OsString>,
     /// One JSON object per line instead of a table
@@ -165,6 +174,36 @@ fn parse_epoch(text: &str) -> Result<Epoch, String> {
     Epoch::from_unix_ms(unix_ms).map_err(|error| error.to_string())
 }
 
+/// Parses `--prefix`: the prefixes `ulid_flake_core::Prefix` allows, so that the IDs parse as
+/// `PrefixedId`s.
+fn parse_prefix(text: &str) -> Result<String, String> {
+    let mut bytes = text.bytes();
+    let valid = bytes.next().is_some_and(|first| first.is_ascii_lowercase())
+        && bytes.all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
+        && text.len() <= 31;
+    if valid {
+        Ok(text.to_owned())
+    } else {
+        Err(
+            "expected a lowercase ASCII letter, then lowercase letters and digits, at most 31 \
+             characters (the `_` is added)"
+                .to_owned(),
+        )
+    }
+}
+
+/// Exits on a bad combination of `generate`'s options, reported like clap's own argument
+/// errors (with `generate`'s usage), with status 2.
+fn generate_usage_error(kind: ErrorKind, message: impl std::fmt::Display) -> ! {
+    let mut command = Cli::command();
+    command.build();
+    command
+        .find_subcommand_mut("generate")
+        .expect("the generate subcommand is defined")
+        .error(kind, message)
+        .exit()
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // One lock and one large buffer for the whole run: locking and writing per line would
@@ -172,25 +211,24 @@ fn main() -> ExitCode {
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let result = match cli.command {
         Command::Generate(args) => {
+            if args.prefix.is_some() && matches!(args.format, Format::Integer | Format::Hex) {
+                generate_usage_error(
+                    ErrorKind::ArgumentConflict,
+                    "--prefix applies to the base32 and json formats only: integers carry no prefix",
+                );
+            }
             let generator =
                 generate::build_generator(args.epoch, args.scalability_id, args.entropy_bytes)
                     .unwrap_or_else(|error| {
-                        // A bad combination of options: reported like clap's own argument
-                        // errors, with status 2.
-                        let mut command = Cli::command();
-                        command.build();
-                        command
-                            .find_subcommand_mut("generate")
-                            .expect("the generate subcommand is defined")
-                            .error(ErrorKind::ValueValidation, error)
-                            .exit()
+                        generate_usage_error(ErrorKind::ValueValidation, error)
                     });
-            generate::run(&generator, args.count, args.format, &mut out).map(|()| 0)
+            let prefix = args.prefix.as_deref();
+            generate::run(&generator, args.count, args.format, prefix, &mut out).map(|()| 0)
         }
         Command::Inspect(args) => {
             let mut first = true;
-            stream::each_id(&args.ids, args.from, &mut out, |out, id| {
-                let inspection = Inspection::new(id, args.epoch);
+            stream::each_id(&args.ids, args.from, &mut out, |out, prefix, id| {
+                let inspection = Inspection::new(id, args.epoch).with_prefix(prefix);
                 if args.json {
                     return inspection.write_json(out);
                 }
@@ -201,7 +239,7 @@ fn main() -> ExitCode {
                 inspection.write_table(out)
             })
         }
-        Command::Convert(args) => stream::each_id(&args.ids, args.from, &mut out, |out, id| {
+        Command::Convert(args) => stream::each_id(&args.ids, args.from, &mut out, |out, _, id| {
             output::write_id(out, id, args.to)
         }),
     };

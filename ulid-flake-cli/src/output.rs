@@ -44,6 +44,28 @@ pub(crate) fn write_id(out: &mut impl Write, id: UlidFlake, format: Format) -> i
     }
 }
 
+/// Writes one ID as a line in `format`, its text after `prefix` and `_`
+/// (`user_00CMXB6TAK4SA`): the Base32 line, or the JSON object's `id`. The integer forms
+/// have no prefix (`main` refuses `--prefix` with them).
+pub(crate) fn write_prefixed_id(
+    out: &mut impl Write,
+    prefix: &str,
+    id: UlidFlake,
+    format: Format,
+) -> io::Result<()> {
+    let mut text = [0; ENCODED_LEN];
+    match format {
+        Format::Base32 => writeln!(out, "{prefix}_{}", id.encode(&mut text)),
+        Format::Json => writeln!(
+            out,
+            r#"{{"id":"{prefix}_{}","integer":{}}}"#,
+            id.encode(&mut text),
+            id.to_u64()
+        ),
+        Format::Integer | Format::Hex => write_id(out, id, format),
+    }
+}
+
 /// Everything an ID holds, as `inspect` shows it: the fields are both the rows of the table
 /// and the members of the JSON object, in this order.
 ///
@@ -52,6 +74,10 @@ pub(crate) fn write_id(out: &mut impl Write, id: UlidFlake, format: Format) -> i
 /// ...)` and `(if scalable, ...)` in the table. Neither reading is asserted.
 #[derive(Debug, Serialize)]
 pub(crate) struct Inspection {
+    /// The entity prefix the input was written with (`user` in `user_00CMXB6TAK4SA`); the
+    /// row and the member are left out without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prefix: Option<String>,
     /// The canonical text.
     base32: UlidFlake,
     /// The integer value.
@@ -102,6 +128,7 @@ impl Inspection {
             // `.3`: always three fractional digits, so that the texts sort as the IDs do.
             .map(|moment| format!("{moment:.3}"));
         Self {
+            prefix: None,
             base32: id,
             integer: id.to_u64(),
             hex: id.to_hex(),
@@ -120,8 +147,19 @@ impl Inspection {
         }
     }
 
+    /// The same, for an input written with an entity prefix.
+    pub(crate) fn with_prefix(self, prefix: Option<&str>) -> Self {
+        Self {
+            prefix: prefix.map(str::to_owned),
+            ..self
+        }
+    }
+
     /// Writes the human table: one `label  value` row per field.
     pub(crate) fn write_table(&self, out: &mut impl Write) -> io::Result<()> {
+        if let Some(prefix) = &self.prefix {
+            writeln!(out, "{:<28}  {prefix}", "prefix")?;
+        }
         let datetime = self
             .datetime
             .as_deref()

@@ -19,7 +19,8 @@ use crate::input::{self, Form};
 const MAX_LINE: usize = 1024;
 
 /// Calls `emit` with each ID of the arguments, or of standard input when there are none, and
-/// returns how many inputs were invalid (each reported on standard error).
+/// the entity prefix it was written with (`user` in `user_00CMXB6TAK4SA`), and returns how
+/// many inputs were invalid (each reported on standard error).
 ///
 /// # Errors
 ///
@@ -28,15 +29,15 @@ pub(crate) fn each_id<W: Write>(
     args: &[OsString],
     form: Form,
     out: &mut W,
-    mut emit: impl FnMut(&mut W, UlidFlake) -> io::Result<()>,
+    mut emit: impl FnMut(&mut W, Option<&str>, UlidFlake) -> io::Result<()>,
 ) -> io::Result<u64> {
     let mut failures = 0;
     if !args.is_empty() {
         for (position, arg) in (1..).zip(args) {
             // The raw bytes, so that an argument that is not UTF-8 gets a precise message
             // instead of clap refusing the whole command line.
-            match input::parse(arg.as_encoded_bytes(), form) {
-                Ok(id) => emit(out, id)?,
+            match input::parse_prefixed(arg.as_encoded_bytes(), form) {
+                Ok((prefix, id)) => emit(out, prefix, id)?,
                 Err(error) => {
                     failures += 1;
                     report(out, format_args!("argument {position}: {error}"))?;
@@ -58,8 +59,10 @@ pub(crate) fn each_id<W: Write>(
         let Some(result) = next_line(&mut reader, &mut line).map_err(reading_stdin)? else {
             break;
         };
-        match result.and_then(|line| input::parse(line, form).map_err(|error| error.to_string())) {
-            Ok(id) => emit(out, id)?,
+        match result
+            .and_then(|line| input::parse_prefixed(line, form).map_err(|error| error.to_string()))
+        {
+            Ok((prefix, id)) => emit(out, prefix, id)?,
             Err(error) => {
                 failures += 1;
                 report(out, format_args!("line {number}: {error}"))?;

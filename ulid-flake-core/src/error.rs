@@ -138,6 +138,28 @@ pub enum Error {
         /// The last Unix millisecond the date-time type can hold.
         max_unix_ms: i128,
     },
+    /// The text of a [`PrefixedId`](crate::PrefixedId) did not start with its entity's
+    /// prefix and `_`: another prefix (`post_…` for a `user_…` ID), or none at all (an
+    /// unprefixed 13-character ID, which a prefixed type rejects).
+    ///
+    /// The found prefix is kept inline, so that the error stays `Copy` and heap-free: its
+    /// first [`FOUND_PREFIX_BYTES`](Error::FOUND_PREFIX_BYTES) bytes and its length.
+    WrongPrefix {
+        /// The entity's prefix, without the `_` (`"user"`): its [`Prefix::PREFIX`](crate::Prefix::PREFIX).
+        expected: &'static str,
+        /// The first bytes of the prefix that was found, up to and including its first `_`
+        /// (`b"post_"`), zero-padded: the text is `&found[..found_len.min(16)]`.
+        found: [u8; Error::FOUND_PREFIX_BYTES],
+        /// The length of the found prefix with its `_`, in bytes (saturating at
+        /// `u16::MAX`); 0 when the text has no `_`, that is no prefix.
+        found_len: u16,
+    },
+}
+
+impl Error {
+    /// How many bytes of a wrong prefix [`Error::WrongPrefix`] keeps: enough for
+    /// `organization_`, and few enough that the error is no larger than before it existed.
+    pub const FOUND_PREFIX_BYTES: usize = 16;
 }
 
 impl fmt::Display for Error {
@@ -244,6 +266,24 @@ impl fmt::Display for Error {
                 "moment out of range of the date-time type: expected at most Unix ms \
                  {max_unix_ms}, found Unix ms {found_unix_ms}"
             ),
+            Self::WrongPrefix {
+                expected,
+                found,
+                found_len,
+            } => {
+                write!(f, "wrong prefix: expected `{expected}_`, found ")?;
+                let len = usize::from(found_len);
+                if len == 0 {
+                    return f.write_str("none (an unprefixed ID)");
+                }
+                let kept = &found[..len.min(Self::FOUND_PREFIX_BYTES)];
+                write!(f, "`{}", kept.escape_ascii())?;
+                if len > Self::FOUND_PREFIX_BYTES {
+                    write!(f, "…` ({len} bytes)")
+                } else {
+                    f.write_str("`")
+                }
+            }
         }
     }
 }
@@ -258,7 +298,7 @@ impl core::error::Error for Error {}
 /// use ulid_flake_core::Excerpt;
 ///
 /// assert_eq!(Excerpt::new("40").to_string(), r#""40""#);
-/// assert_eq!(Excerpt::new(&"9".repeat(100)).to_string(), format!("\"{}\"…", "9".repeat(24)));
+/// assert_eq!(Excerpt::new(&"9".repeat(100)).to_string(), format!("\"{}\"…", "9".repeat(13)));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Excerpt {
@@ -269,7 +309,7 @@ pub struct Excerpt {
 
 impl Excerpt {
     /// The most bytes kept.
-    pub const CAPACITY: usize = 24;
+    pub const CAPACITY: usize = 13;
 
     /// The start of `text`.
     ///

@@ -535,7 +535,7 @@ impl<T: ?Sized> fmt::Debug for Id<T> {
 
 /// Writes a type name with every path shortened to its last segment:
 /// `alloc::vec::Vec<app::User>` becomes `Vec<User>`.
-fn write_short_type_name(f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
+pub(crate) fn write_short_type_name(f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
     let mut rest = name;
     while !rest.is_empty() {
         let path_end = rest

@@ -53,6 +53,13 @@
 //!   over a `u64`. It has every reading of [`UlidFlake`] itself, re-types only through an
 //!   explicit [`Id::cast`], and has no `Default`: a defaulted entity would otherwise get the
 //!   key `0000000000000`, the same for every row (its docs say more).
+//! - **Prefixed IDs are opt-in and text-only.** An entity that implements [`Prefix`]
+//!   (`PREFIX = "user"`) can use [`PrefixedId<User>`](PrefixedId), whose text is
+//!   `user_00CMXB6TAK4SA` in `Display`, `FromStr`, serde and the schemas while the value and
+//!   the `BIGINT` column stay `Id<User>`'s. It is a separate type, not a mode of `Id<T>`:
+//!   stable Rust has no specialization, so a prefix inside `Id<T>` would need a bound on
+//!   every `T`, breaking every user for a feature few want. Parsing requires the prefix (an
+//!   unprefixed ID is an [`Error::WrongPrefix`]), so each ID has one spelling.
 //! - **Names say what they count from.** An ID does not store its epoch, so
 //!   [`UlidFlake::ms_since_epoch`] is the raw field, milliseconds since whatever [`Epoch`]
 //!   made it; [`UlidFlake::unix_ms`] and `UlidFlake::system_time` take the epoch and answer
@@ -109,6 +116,7 @@ mod id;
 pub mod lease;
 mod macros;
 mod parser;
+mod prefixed;
 mod timestamp;
 mod ulid_flake;
 
@@ -116,6 +124,7 @@ pub use error::{Error, Excerpt};
 #[cfg(feature = "std")]
 pub use generator::init_from_env;
 pub use id::Id;
+pub use prefixed::{Prefix, PrefixedId};
 pub use timestamp::Epoch;
 pub use ulid_flake::UlidFlake;
 

@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use ulid_flake_core::{Id, UlidFlake};
+use ulid_flake_core::{Prefix, PrefixedId};
 use utoipa::OpenApi;
 
 use crate::{
@@ -18,16 +18,16 @@ use crate::{
 /// The query of a list: `?after=<id>&limit=<n>`, both optional.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub(crate) struct PageQuery<T> {
+pub(crate) struct PageQuery<T: Prefix + utoipa::ToSchema> {
     /// The last ID of the previous page; the first page without it.
-    #[param(value_type = UlidFlake, required = false)]
-    after: Option<Id<T>>,
+    #[param(required = false)]
+    after: Option<PrefixedId<T>>,
     /// How many items, 1 to 100; 20 without it.
     #[param(value_type = u32, required = false, minimum = 1, maximum = 100, default = 20)]
     limit: Option<u32>,
 }
 
-impl<T> PageQuery<T> {
+impl<T: Prefix + utoipa::ToSchema> PageQuery<T> {
     fn limit(&self) -> Result<u32, ApiError> {
         match self.limit.unwrap_or(20) {
             limit @ 1..=100 => Ok(limit),
@@ -87,12 +87,12 @@ pub(crate) async fn list_users(
     Ok(Json(store.users(page.after, page.limit()?).await?))
 }
 
-#[utoipa::path(get, path = "/users/{id}", params(("id" = UlidFlake, Path, description = "The user's ID")),
+#[utoipa::path(get, path = "/users/{id}", params(("id" = PrefixedId<User>, Path, description = "The user's ID")),
     responses((status = 200, body = User), (status = 400, body = ApiError), (status = 404, body = ApiError),
         (status = 500, body = ApiError)))]
 pub(crate) async fn get_user(
     State(store): State<Store>,
-    id: Result<Path<Id<User>>, PathRejection>,
+    id: Result<Path<PrefixedId<User>>, PathRejection>,
 ) -> Result<Json<User>, ApiError> {
     let Path(id) = id?;
     let user = store.user(id).await?;
@@ -101,12 +101,12 @@ pub(crate) async fn get_user(
 }
 
 #[utoipa::path(get, path = "/users/{id}/posts",
-    params(("id" = UlidFlake, Path, description = "The author's ID"), PageQuery<Post>),
+    params(("id" = PrefixedId<User>, Path, description = "The author's ID"), PageQuery<Post>),
     responses((status = 200, body = Page<Post>), (status = 400, body = ApiError), (status = 404, body = ApiError),
         (status = 500, body = ApiError)))]
 pub(crate) async fn list_posts_of_user(
     State(store): State<Store>,
-    id: Result<Path<Id<User>>, PathRejection>,
+    id: Result<Path<PrefixedId<User>>, PathRejection>,
     query: Result<Query<PageQuery<Post>>, QueryRejection>,
 ) -> Result<Json<Page<Post>>, ApiError> {
     let Path(id) = id?;
@@ -134,12 +134,12 @@ pub(crate) async fn create_post(
     }
 }
 
-#[utoipa::path(get, path = "/posts/{id}", params(("id" = UlidFlake, Path, description = "The post's ID")),
+#[utoipa::path(get, path = "/posts/{id}", params(("id" = PrefixedId<Post>, Path, description = "The post's ID")),
     responses((status = 200, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError),
         (status = 500, body = ApiError)))]
 pub(crate) async fn get_post(
     State(store): State<Store>,
-    id: Result<Path<Id<Post>>, PathRejection>,
+    id: Result<Path<PrefixedId<Post>>, PathRejection>,
 ) -> Result<Json<Post>, ApiError> {
     let Path(id) = id?;
     let post = store.post(id).await?;

@@ -1,5 +1,8 @@
 //! A small but real JSON API with typed Ulid-Flake keys: users and posts, stored with
 //! `BIGINT` primary keys and a foreign key through sqlx, with Base32 IDs in every JSON body.
+//! The IDs are prefixed (`user_02MWMFBHB1YJ2`, `post_…`) in JSON, paths and the OpenAPI
+//! document, and stored as the same `BIGINT`s: a post's ID where a user's belongs is a 400
+//! that names both prefixes.
 //!
 //! - `POST /users`, `GET /users?after=&limit=`, `GET /users/{id}`,
 //!   `GET /users/{id}/posts?after=&limit=`, `POST /posts`, `GET /posts/{id}`;
@@ -56,7 +59,7 @@ pub const MAX_TEXT_CHARS: usize = 200;
         api::create_post,
         api::get_post
     ),
-    components(schemas(ulid_flake_core::UlidFlake, User, Post, NewUser, NewPost, ApiError))
+    components(schemas(User, Post, NewUser, NewPost, ApiError))
 )]
 pub struct ApiDoc;
 

@@ -1,16 +1,20 @@
 //! Users and posts in SQLite or PostgreSQL, through sqlx's `Any` driver: the same SQL (with
-//! `$n` parameters, which both accept) and the same `Id<T>` columns on both.
+//! `$n` parameters, which both accept) and the same ID columns on both.
+//!
+//! IDs are prefixed in the API (`user_…`, `post_…`: [`PrefixedId`]), so that a post's ID
+//! pasted where a user's belongs is a 400 that says so; the tables store the same `BIGINT`s as
+//! unprefixed `Id<T>`s would.
 
 use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, FromRow};
-use ulid_flake_core::{Id, UlidFlake};
+use ulid_flake_core::{Prefix, PrefixedId};
 
 /// A user.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema)]
 pub struct User {
-    /// The user's ID.
-    pub id: Id<User>,
+    /// The user's ID, `user_…`.
+    pub id: PrefixedId<User>,
     /// The user's name.
     pub name: String,
 }
@@ -18,10 +22,10 @@ pub struct User {
 /// A post, written by a user.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema)]
 pub struct Post {
-    /// The post's ID.
-    pub id: Id<Post>,
+    /// The post's ID, `post_…`.
+    pub id: PrefixedId<Post>,
     /// The author's ID: a foreign key to `users`.
-    pub author: Id<User>,
+    pub author: PrefixedId<User>,
     /// The title.
     pub title: String,
 }
@@ -37,25 +41,33 @@ pub struct NewUser {
 /// The body of `POST /posts`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct NewPost {
-    /// The author's ID, as its 13-character text.
-    pub author: Id<User>,
+    /// The author's ID, as its text `user_…`.
+    pub author: PrefixedId<User>,
     /// The title: at most 200 characters (`MAX_TEXT_CHARS`).
     #[schema(max_length = 200)]
     pub title: String,
 }
 
+impl Prefix for User {
+    const PREFIX: &'static str = "user";
+}
+
+impl Prefix for Post {
+    const PREFIX: &'static str = "post";
+}
+
 /// One page of a list, in ID (creation) order.
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Page<T> {
+pub struct Page<T: Prefix> {
     /// The items of this page.
     pub items: Vec<T>,
     /// The cursor of the next page (`?after=`), or `null` on the last page.
-    pub next: Option<UlidFlake>,
+    pub next: Option<PrefixedId<T>>,
 }
 
-impl<T> Page<T> {
+impl<T: Prefix> Page<T> {
     /// A page of `items` asked for with `limit`: a full page may have a successor.
-    fn new(items: Vec<T>, limit: u32, id: impl Fn(&T) -> UlidFlake) -> Self {
+    fn new(items: Vec<T>, limit: u32, id: impl Fn(&T) -> PrefixedId<T>) -> Self {
         let next = (items.len() == limit as usize)
             .then(|| items.last().map(id))
             .flatten();
@@ -99,7 +111,7 @@ impl Store {
 
     pub(crate) async fn create_user(&self, name: String) -> Result<User, crate::ApiError> {
         let user = User {
-            id: Id::generate()?,
+            id: PrefixedId::generate()?,
             name,
         };
         sqlx::query("INSERT INTO users (id, name) VALUES ($1, $2)")
@@ -110,7 +122,7 @@ impl Store {
         Ok(user)
     }
 
-    pub(crate) async fn user(&self, id: Id<User>) -> Result<Option<User>, sqlx::Error> {
+    pub(crate) async fn user(&self, id: PrefixedId<User>) -> Result<Option<User>, sqlx::Error> {
         sqlx::query_as("SELECT id, name FROM users WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
@@ -119,23 +131,21 @@ impl Store {
 
     pub(crate) async fn users(
         &self,
-        after: Option<Id<User>>,
+        after: Option<PrefixedId<User>>,
         limit: u32,
     ) -> Result<Page<User>, sqlx::Error> {
         let users = sqlx::query_as("SELECT id, name FROM users WHERE id > $1 ORDER BY id LIMIT $2")
-            .bind(after.map_or(BEFORE_FIRST, Id::to_i64))
+            .bind(after.map_or(BEFORE_FIRST, PrefixedId::to_i64))
             .bind(i64::from(limit))
             .fetch_all(&self.pool)
             .await?;
-        Ok(Page::new(users, limit, |user: &User| {
-            user.id.to_ulid_flake()
-        }))
+        Ok(Page::new(users, limit, |user: &User| user.id))
     }
 
     /// The new post, or `None` when its author does not exist (and nothing was written).
     pub(crate) async fn create_post(&self, new: NewPost) -> Result<Option<Post>, crate::ApiError> {
         let post = Post {
-            id: Id::generate()?,
+            id: PrefixedId::generate()?,
             author: new.author,
             title: new.title,
         };
@@ -152,7 +162,7 @@ impl Store {
         Ok((inserted.rows_affected() == 1).then_some(post))
     }
 
-    pub(crate) async fn post(&self, id: Id<Post>) -> Result<Option<Post>, sqlx::Error> {
+    pub(crate) async fn post(&self, id: PrefixedId<Post>) -> Result<Option<Post>, sqlx::Error> {
         sqlx::query_as("SELECT id, author, title FROM posts WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
@@ -161,21 +171,19 @@ impl Store {
 
     pub(crate) async fn posts_of(
         &self,
-        author: Id<User>,
-        after: Option<Id<Post>>,
+        author: PrefixedId<User>,
+        after: Option<PrefixedId<Post>>,
         limit: u32,
     ) -> Result<Page<Post>, sqlx::Error> {
         let posts = sqlx::query_as(
             "SELECT id, author, title FROM posts WHERE author = $1 AND id > $2 ORDER BY id LIMIT $3",
         )
         .bind(author)
-        .bind(after.map_or(BEFORE_FIRST, Id::to_i64))
+        .bind(after.map_or(BEFORE_FIRST, PrefixedId::to_i64))
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;
-        Ok(Page::new(posts, limit, |post: &Post| {
-            post.id.to_ulid_flake()
-        }))
+        Ok(Page::new(posts, limit, |post: &Post| post.id))
     }
 
     /// How many rows the tables hold: `(users, posts)`.

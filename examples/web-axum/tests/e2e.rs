@@ -134,6 +134,9 @@ impl Server {
 /// The body of every 500 for a row the types reject.
 const UNREADABLE_ROW: &str = "internal error: a stored row could not be read";
 
+/// What serde expected where a user's ID belongs.
+const EXPECTED_USER_ID: &str = "a Ulid-Flake as a string of `user_` and 13 Crockford Base32 characters (not a number: IDs exceed 2^53)";
+
 /// The message of a rejected ID, as the codec words it.
 const BAD_CHARACTER: &str =
     "expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)";
@@ -144,12 +147,12 @@ macro_rules! e2e_tests {
             use super::*;
 
             #[tokio::test]
-            async fn users_and_posts_round_trip_with_base32_ids_and_cursor_pages() {
+            async fn users_and_posts_round_trip_with_prefixed_ids_and_cursor_pages() {
                 let server = Server::$backend().await;
                 let users = [server.create_user("Ada").await, server.create_user("Bob").await, server.create_user("Cy").await];
                 for user in &users {
                     let id = user.id.to_string();
-                    assert_eq!(id.len(), 13);
+                    assert!(id.len() == 18 && id.starts_with("user_"), "{id}");
                     let (status, body) = server.get(&format!("/users/{id}")).await;
                     assert_eq!((status, body), (StatusCode::OK, json!({ "id": id, "name": user.name })));
                 }
@@ -169,6 +172,8 @@ macro_rules! e2e_tests {
                 assert_eq!(status, StatusCode::CREATED, "{created}");
                 let post: Post = serde_json::from_value(created.clone()).unwrap();
                 assert_eq!(post.author, users[0].id);
+                assert!(post.id.to_string().starts_with("post_"), "{created}");
+                assert_eq!(created["author"], users[0].id.to_string());
                 assert_eq!(server.get(&format!("/posts/{}", post.id)).await, (StatusCode::OK, created.clone()));
                 let (_, posts) = server.get(&format!("/users/{}/posts", users[0].id)).await;
                 assert_eq!(posts, json!({ "items": [created], "next": null }));
@@ -182,28 +187,36 @@ macro_rules! e2e_tests {
                 let ada = server.create_user("Ada").await;
                 let counts = server.store.counts().await.unwrap();
 
-                let path_cases = [
-                    ("00CMXB6TAK4SI", format!("invalid character 'I' at index 12: {BAD_CHARACTER}")),
-                    ("00CMXB6TAK4SL", format!("invalid character 'L' at index 12: {BAD_CHARACTER}")),
-                    ("00CMXB6TAK4SO", format!("invalid character 'O' at index 12: {BAD_CHARACTER}")),
-                    ("00CMXB6TAK4S", "invalid length: expected 13 ASCII characters, found 12 bytes".to_owned()),
-                    ("00CMXB6TAK4SAA", "invalid length: expected 13 ASCII characters, found 14 bytes".to_owned()),
-                    ("8000000000000", "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808".to_owned()),
-                    ("14246757444195114", "invalid length: expected 13 ASCII characters, found 17 bytes".to_owned()),
+                // Indexes count from the start of the prefixed text.
+                let path_cases = |prefix: &str| [
+                    (format!("{prefix}_00CMXB6TAK4SI"), format!("invalid character 'I' at index 17: {BAD_CHARACTER}")),
+                    (format!("{prefix}_00CMXB6TAK4SL"), format!("invalid character 'L' at index 17: {BAD_CHARACTER}")),
+                    (format!("{prefix}_00CMXB6TAK4SO"), format!("invalid character 'O' at index 17: {BAD_CHARACTER}")),
+                    (format!("{prefix}_00CMXB6TAK4S"), "invalid length: expected 13 ASCII characters, found 12 bytes".to_owned()),
+                    (format!("{prefix}_00CMXB6TAK4SAA"), "invalid length: expected 13 ASCII characters, found 14 bytes".to_owned()),
+                    (format!("{prefix}_8000000000000"), "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808".to_owned()),
+                    // Unprefixed IDs are rejected: one spelling per ID.
+                    ("00CMXB6TAK4SA".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (an unprefixed ID)")),
+                    ("14246757444195114".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (an unprefixed ID)")),
                 ];
-                for (id, message) in &path_cases {
-                    for path in [format!("/users/{id}"), format!("/posts/{id}"), format!("/users/{id}/posts")] {
-                        let (status, body) = server.get(&path).await;
-                        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
-                        assert_eq!(
-                            body["error"],
-                            format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{id}`: {message}"),
-                            "{path}"
-                        );
-                    }
+                let check = async |path: String, id: &str, message: &str| {
+                    let (status, body) = server.get(&path).await;
+                    assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
+                    assert_eq!(
+                        body["error"],
+                        format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{id}`: {message}"),
+                        "{path}"
+                    );
+                };
+                for (id, message) in &path_cases("user") {
+                    check(format!("/users/{id}"), id, message).await;
+                    check(format!("/users/{id}/posts"), id, message).await;
                     let (status, body) = server.get(&format!("/users?after={id}")).await;
                     assert_eq!(status, StatusCode::BAD_REQUEST);
                     assert_eq!(body["error"], format!("invalid query string: Failed to deserialize query string: after: {message}"));
+                }
+                for (id, message) in &path_cases("post") {
+                    check(format!("/posts/{id}"), id, message).await;
                 }
                 let (status, body) = server.get("/users?limit=101").await;
                 assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid query string: expected a limit of 1 to 100, found 101")));
@@ -212,13 +225,15 @@ macro_rules! e2e_tests {
                 let body_cases = [
                     // A number where the string belongs: it may have lost precision already.
                     (json!({ "author": ada.id.to_i64(), "title": "x" }).to_string(),
-                     format!("{body_prefix}invalid type: integer `{}`, expected a Ulid-Flake as a 13-character Crockford Base32 string (not a number: IDs exceed 2^53) at line 1 column 27", ada.id.to_i64())),
-                    (r#"{"author":"00CMXB6TAK4SI","title":"x"}"#.to_owned(),
-                     format!("{body_prefix}invalid character 'I' at index 12: {BAD_CHARACTER} at line 1 column 25")),
-                    (r#"{"author":"00CMXB6TAK4S","title":"x"}"#.to_owned(),
-                     format!("{body_prefix}invalid length: expected 13 ASCII characters, found 12 bytes at line 1 column 24")),
+                     format!("{body_prefix}invalid type: integer `{}`, expected {EXPECTED_USER_ID} at line 1 column 27", ada.id.to_i64())),
+                    (r#"{"author":"user_00CMXB6TAK4SI","title":"x"}"#.to_owned(),
+                     format!("{body_prefix}invalid character 'I' at index 17: {BAD_CHARACTER} at line 1 column 30")),
+                    (r#"{"author":"user_00CMXB6TAK4S","title":"x"}"#.to_owned(),
+                     format!("{body_prefix}invalid length: expected 13 ASCII characters, found 12 bytes at line 1 column 29")),
+                    (r#"{"author":"00CMXB6TAK4SA","title":"x"}"#.to_owned(),
+                     format!("{body_prefix}wrong prefix: expected `user_`, found none (an unprefixed ID) at line 1 column 25")),
                     (r#"{"author":null,"title":"x"}"#.to_owned(),
-                     format!("{body_prefix}invalid type: null, expected a Ulid-Flake as a 13-character Crockford Base32 string (not a number: IDs exceed 2^53) at line 1 column 14")),
+                     format!("{body_prefix}invalid type: null, expected {EXPECTED_USER_ID} at line 1 column 14")),
                 ];
                 for (body, message) in body_cases {
                     let (status, response) = server.post("/posts", &body).await;
@@ -235,11 +250,12 @@ macro_rules! e2e_tests {
             async fn unknown_ids_are_404s_and_write_nothing() {
                 let server = Server::$backend().await;
                 let counts = server.store.counts().await.unwrap();
-                let unknown = "00CMXB6TAK4SA";
+                let unknown = "user_00CMXB6TAK4SA";
                 for path in [format!("/users/{unknown}"), format!("/users/{unknown}/posts")] {
                     assert_eq!(server.get(&path).await, (StatusCode::NOT_FOUND, json!({ "error": format!("no user {unknown}") })));
                 }
-                assert_eq!(server.get(&format!("/posts/{unknown}")).await, (StatusCode::NOT_FOUND, json!({ "error": format!("no post {unknown}") })));
+                let unknown_post = "post_00CMXB6TAK4SA";
+                assert_eq!(server.get(&format!("/posts/{unknown_post}")).await, (StatusCode::NOT_FOUND, json!({ "error": format!("no post {unknown_post}") })));
                 let body = json!({ "author": unknown, "title": "x" }).to_string();
                 assert_eq!(server.post("/posts", &body).await, (StatusCode::NOT_FOUND, json!({ "error": format!("no user {unknown}") })));
                 assert_eq!(server.store.counts().await.unwrap(), counts);
@@ -305,15 +321,16 @@ macro_rules! e2e_tests {
                 assert_eq!(server.post(&target, "{}").await, (StatusCode::URI_TOO_LONG, json!({ "error": error })));
 
                 // At the limit: the ID's own 400, quoting the start of the value only.
-                let start = "0".repeat(32);
-                for prefix in ["/users/", "/posts/"] {
-                    let length = MAX_URI_BYTES - prefix.len();
-                    let target = format!("{prefix}{}", "0".repeat(length));
+                for (path, id_prefix) in [("/users/", "user_"), ("/posts/", "post_")] {
+                    let start = format!("{id_prefix}{}", "0".repeat(32 - id_prefix.len()));
+                    let length = MAX_URI_BYTES - path.len() - id_prefix.len();
+                    let target = format!("{path}{id_prefix}{}", "0".repeat(length));
                     let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters, found {length} bytes");
-                    assert_eq!(server.get(&target).await, (StatusCode::BAD_REQUEST, json!({ "error": error })), "{prefix}");
+                    assert_eq!(server.get(&target).await, (StatusCode::BAD_REQUEST, json!({ "error": error })), "{path}");
                 }
+                let start = format!("user_{}", "0".repeat(27));
                 let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters, found 33 bytes");
-                assert_eq!(server.get(&format!("/users/{}", "0".repeat(33))).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
+                assert_eq!(server.get(&format!("/users/user_{}", "0".repeat(33))).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
 
                 // Over 64 KiB, hyper answers before the router sees the request: a 414 with no
                 // body (documented; reqwest refuses to send such a URI, so raw HTTP).
@@ -346,17 +363,45 @@ macro_rules! e2e_tests {
             }
 
             #[tokio::test]
-            async fn the_openapi_document_describes_ids_as_13_character_strings() {
+            async fn the_openapi_document_describes_ids_as_prefixed_strings() {
                 let server = Server::$backend().await;
                 let (status, document) = server.get("/openapi.json").await;
                 assert_eq!(status, StatusCode::OK);
-                let schema = &document["components"]["schemas"]["UlidFlake"];
-                assert_eq!(schema["type"], "string");
-                assert_eq!(schema["pattern"], "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$");
-                assert_eq!((schema["minLength"].as_u64(), schema["maxLength"].as_u64()), (Some(13), Some(13)));
-                assert_eq!(schema["examples"], json!(["00CMXB6TAK4SA"]));
-                assert_eq!(document["components"]["schemas"]["User"]["properties"]["id"]["$ref"], "#/components/schemas/UlidFlake_User");
-                assert_eq!(document["components"]["schemas"]["UlidFlake_User"], document["components"]["schemas"]["UlidFlake"]);
+                let schemas = &document["components"]["schemas"];
+                for (entity, prefix) in [("User", "user"), ("Post", "post")] {
+                    let schema = &schemas[format!("PrefixedId_{entity}")];
+                    assert_eq!(schema["type"], "string");
+                    assert_eq!(schema["pattern"], format!("^{prefix}_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{{12}}$"));
+                    assert_eq!((schema["minLength"].as_u64(), schema["maxLength"].as_u64()), (Some(18), Some(18)));
+                    assert_eq!(schema["examples"], json!([format!("{prefix}_00CMXB6TAK4SA")]));
+                    assert_eq!(schemas[entity]["properties"]["id"]["$ref"], format!("#/components/schemas/PrefixedId_{entity}"));
+                }
+                assert_eq!(schemas["Post"]["properties"]["author"]["$ref"], "#/components/schemas/PrefixedId_User");
+            }
+
+            #[tokio::test]
+            async fn an_id_of_another_entity_is_a_400_that_names_both_prefixes() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let post = server.create_post(&ada, "Notes").await;
+                let counts = server.store.counts().await.unwrap();
+                let wrong = |id: &dyn std::fmt::Display, expected: &str, found: &str| {
+                    json!({ "error": format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{id}`: wrong prefix: expected `{expected}_`, found `{found}_`") })
+                };
+                assert_eq!(server.get(&format!("/users/{}", post.id)).await, (StatusCode::BAD_REQUEST, wrong(&post.id, "user", "post")));
+                assert_eq!(server.get(&format!("/users/{}/posts", post.id)).await, (StatusCode::BAD_REQUEST, wrong(&post.id, "user", "post")));
+                assert_eq!(server.get(&format!("/posts/{}", ada.id)).await, (StatusCode::BAD_REQUEST, wrong(&ada.id, "post", "user")));
+                let body = json!({ "author": post.id, "title": "x" }).to_string();
+                assert_eq!(
+                    server.post("/posts", &body).await,
+                    (StatusCode::BAD_REQUEST, json!({ "error": "invalid JSON body: Failed to deserialize the JSON body into the target type: author: wrong prefix: expected `user_`, found `post_` at line 1 column 30" }))
+                );
+                assert_eq!(server.store.counts().await.unwrap(), counts, "a rejected request wrote");
+
+                // The database holds the same BIGINTs as unprefixed IDs would.
+                let mut connection = sqlx::AnyConnection::connect(&server.url).await.unwrap();
+                let stored: (i64, i64) = sqlx::query_as("SELECT id, author FROM posts").fetch_one(&mut connection).await.unwrap();
+                assert_eq!(stored, (post.id.to_i64(), ada.id.to_i64()));
             }
         }
     };
@@ -394,44 +439,47 @@ async fn list_parameters_are_optional_query_parameters_in_the_openapi_document()
     let server = Server::sqlite().await;
     let (status, document) = server.get("/openapi.json").await;
     assert_eq!(status, StatusCode::OK);
-    let page = [
-        json!({
-            "name": "after",
-            "in": "query",
-            "description": "The last ID of the previous page; the first page without it.",
-            "required": false,
-            "schema": { "$ref": "#/components/schemas/UlidFlake" }
-        }),
-        json!({
+    let page = |entity: &str| {
+        [
+            json!({
+                "name": "after",
+                "in": "query",
+                "description": "The last ID of the previous page; the first page without it.",
+                "required": false,
+                "schema": { "$ref": format!("#/components/schemas/PrefixedId_{entity}") }
+            }),
+            json!({
             "name": "limit",
             "in": "query",
             "description": "How many items, 1 to 100; 20 without it.",
             "required": false,
             "schema": { "type": "integer", "format": "int32", "default": 20, "minimum": 1, "maximum": 100 }
-        }),
-    ];
-    let id = |description| {
+            }),
+        ]
+    };
+    let id = |description, entity: &str| {
         json!({
             "name": "id",
             "in": "path",
             "description": description,
             "required": true,
-            "schema": { "$ref": "#/components/schemas/UlidFlake" }
+            "schema": { "$ref": format!("#/components/schemas/PrefixedId_{entity}") }
         })
     };
     let paths = &document["paths"];
-    assert_eq!(paths["/users"]["get"]["parameters"], json!(page));
+    assert_eq!(paths["/users"]["get"]["parameters"], json!(page("User")));
+    let [after, limit] = page("Post");
     assert_eq!(
         paths["/users/{id}/posts"]["get"]["parameters"],
-        json!([id("The author's ID"), page[0], page[1]])
+        json!([id("The author's ID", "User"), after, limit])
     );
     assert_eq!(
         paths["/users/{id}"]["get"]["parameters"],
-        json!([id("The user's ID")])
+        json!([id("The user's ID", "User")])
     );
     assert_eq!(
         paths["/posts/{id}"]["get"]["parameters"],
-        json!([id("The post's ID")])
+        json!([id("The post's ID", "Post")])
     );
     for operation in [&paths["/users"]["post"], &paths["/posts"]["post"]] {
         assert_eq!(operation.get("parameters"), None);

@@ -5,6 +5,7 @@ mod convert;
 mod errors;
 mod generate;
 mod inspect;
+mod prefixed;
 mod stdin;
 
 use assert_cmd::Command;

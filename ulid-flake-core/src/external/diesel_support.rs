@@ -61,6 +61,7 @@ where
 }
 
 crate::__impl_diesel_via_ulid_flake!([T: ?Sized,] crate::Id<T>, |id| &id.value);
+crate::__impl_diesel_via_ulid_flake!([T: crate::Prefix + ?Sized,] crate::PrefixedId<T>, |id| &id.id.value);
 
 /// Implements Diesel's `ToSql<BigInt, _>` and `FromSql<BigInt, _>` for `$ty` through
 /// [`UlidFlake`]: `$field` borrows the `UlidFlake` inside (it must live as long as the value)

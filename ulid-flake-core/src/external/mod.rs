@@ -28,7 +28,7 @@ mod uuid_support;
 /// What the OpenAPI (utoipa) and JSON Schema (schemars) descriptions of an ID say, so that the
 /// two agree: the string that JSON carries (serde's human-readable form), never the integer.
 #[cfg(any(feature = "utoipa", feature = "schemars"))]
-mod schema_text {
+pub(crate) mod schema_text {
     /// The schema's name: the same for `UlidFlake` and every `Id<T>`.
     pub(crate) const NAME: &str = "UlidFlake";
 

@@ -10,7 +10,8 @@ use alloc::borrow::Cow;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
 use super::schema_text::{DESCRIPTION, EXAMPLE, NAME, PATTERN};
-use crate::{ENCODED_LEN, Id, UlidFlake};
+use crate::prefixed::schema as prefixed;
+use crate::{ENCODED_LEN, Id, Prefix, PrefixedId, UlidFlake};
 
 /// The schema's id: the same for every `Id<T>` and `UlidFlake`, which share one schema.
 const ID: &str = "ulid_flake_core::UlidFlake";
@@ -76,5 +77,46 @@ impl<T: ?Sized> JsonSchema for Id<T> {
     /// ```
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         text_schema()
+    }
+}
+
+impl<T: Prefix + ?Sized> JsonSchema for PrefixedId<T> {
+    /// `PrefixedId_{prefix}` (`PrefixedId_user`): one definition per prefix, since the
+    /// schemas differ.
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Owned(alloc::format!("PrefixedId_{}", Self::PREFIX))
+    }
+
+    /// `ulid_flake_core::PrefixedId_{prefix}`.
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Owned(alloc::format!(
+            "ulid_flake_core::PrefixedId_{}",
+            Self::PREFIX
+        ))
+    }
+
+    /// A string of exactly the prefixed length, with the prefix in its pattern and example.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let schema = schemars::schema_for!(PrefixedId<User>);
+    /// assert_eq!(schema.get("pattern").unwrap(), "^user_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$");
+    /// assert_eq!(schema.get("examples").unwrap()[0], "user_00CMXB6TAK4SA");
+    /// ```
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let prefix = Self::PREFIX;
+        json_schema!({
+            "type": "string",
+            "minLength": prefixed::length(prefix),
+            "maxLength": prefixed::length(prefix),
+            "pattern": prefixed::pattern(prefix),
+            "description": prefixed::description(prefix),
+            "examples": [prefixed::example(prefix)],
+        })
     }
 }

@@ -1,11 +1,12 @@
 //! serde: the canonical text for human-readable formats, the integer for binary ones.
 
 use core::fmt;
+use core::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, Unexpected, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::{ENCODED_LEN, Id, UlidFlake};
+use crate::{ENCODED_LEN, Error, Id, Prefix, PrefixedId, UlidFlake};
 
 impl Serialize for UlidFlake {
     /// The canonical text in human-readable formats (JSON, TOML, query strings), the `u64`
@@ -45,6 +46,31 @@ impl<'de, T: ?Sized> Deserialize<'de> for Id<T> {
     }
 }
 
+impl<T: Prefix + ?Sized> Serialize for PrefixedId<T> {
+    /// The prefixed text (`user_00CMXB6TAK4SA`) in human-readable formats, the `u64` in the
+    /// others, as [`Id`]'s: the prefix is part of the text only.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if serializer.is_human_readable() {
+            let mut buf = [0; crate::prefixed::MAX_TEXT_LEN];
+            serializer.serialize_str(self.encode(&mut buf))
+        } else {
+            self.to_id().serialize(serializer)
+        }
+    }
+}
+
+impl<'de, T: Prefix + ?Sized> Deserialize<'de> for PrefixedId<T> {
+    /// The prefixed text from human-readable formats (an unprefixed one is an error, see
+    /// [`PrefixedId::parse_str`]), the integer from the others, as [`Id`]'s.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_str(TextVisitor::<Self>(PhantomData))
+        } else {
+            Id::deserialize(deserializer).map(Self::from_id)
+        }
+    }
+}
+
 /// An ID serialized as its canonical text in every format.
 pub(crate) struct AsText(pub(crate) UlidFlake);
 
@@ -66,7 +92,9 @@ impl Serialize for AsInteger {
 
 impl<'de> Deserialize<'de> for AsText {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_str(TextVisitor).map(Self)
+        deserializer
+            .deserialize_str(TextVisitor::<UlidFlake>(PhantomData))
+            .map(Self)
     }
 }
 
@@ -76,30 +104,65 @@ impl<'de> Deserialize<'de> for AsInteger {
     }
 }
 
-struct TextVisitor;
+/// A type that [`TextVisitor`] reads: an ID's text, prefixed or not.
+trait Text: Sized {
+    /// Parses the text.
+    fn parse_ascii(bytes: &[u8]) -> Result<Self, Error>;
 
-impl Visitor<'_> for TextVisitor {
-    type Value = UlidFlake;
+    /// What the text should look like, for serde's messages.
+    fn expecting(f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Text for UlidFlake {
+    fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
+        Self::parse_ascii(bytes)
+    }
+
+    fn expecting(f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // A number here is the classic mistake: a JavaScript client that parsed the ID as a
         // number has already lost precision (every ID since 2024-04-09 exceeds 2^53).
         f.write_str("a Ulid-Flake as a 13-character Crockford Base32 string (not a number: IDs exceed 2^53)")
     }
+}
 
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<UlidFlake, E> {
-        UlidFlake::parse_str(text).map_err(E::custom)
+impl<T: Prefix + ?Sized> Text for PrefixedId<T> {
+    fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
+        Self::parse_ascii(bytes)
     }
 
-    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<UlidFlake, E> {
-        UlidFlake::parse_ascii(bytes).map_err(E::custom)
+    fn expecting(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a Ulid-Flake as a string of `{}_` and 13 Crockford Base32 characters \
+             (not a number: IDs exceed 2^53)",
+            Self::PREFIX
+        )
+    }
+}
+
+/// Reads the text of a `V` (and rejects numbers with a message that says why).
+struct TextVisitor<V>(PhantomData<fn() -> V>);
+
+impl<V: Text> Visitor<'_> for TextVisitor<V> {
+    type Value = V;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        V::expecting(f)
     }
 
-    fn visit_u64<E: de::Error>(self, value: u64) -> Result<UlidFlake, E> {
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<V, E> {
+        V::parse_ascii(text.as_bytes()).map_err(E::custom)
+    }
+
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<V, E> {
+        V::parse_ascii(bytes).map_err(E::custom)
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<V, E> {
         Err(E::invalid_type(Unexpected::Unsigned(value), &self))
     }
 
-    fn visit_i64<E: de::Error>(self, value: i64) -> Result<UlidFlake, E> {
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<V, E> {
         Err(E::invalid_type(Unexpected::Signed(value), &self))
     }
 }

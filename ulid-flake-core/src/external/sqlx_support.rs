@@ -47,6 +47,7 @@ where
 }
 
 crate::__impl_sqlx_via_ulid_flake!([T: ?Sized,] crate::Id<T>);
+crate::__impl_sqlx_via_ulid_flake!([T: crate::Prefix + ?Sized,] crate::PrefixedId<T>);
 
 /// Implements sqlx's `Type`, `Encode` and `Decode` (and, with the `sqlx-postgres` feature of
 /// `ulid-flake-core`, `PgHasArrayType`) for `$ty` by converting to and from [`UlidFlake`];

@@ -20,7 +20,8 @@ use utoipa::openapi::{RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
 use super::schema_text::{DESCRIPTION, EXAMPLE, NAME, PATTERN};
-use crate::{ENCODED_LEN, Id, UlidFlake};
+use crate::prefixed::schema as prefixed;
+use crate::{ENCODED_LEN, Id, Prefix, PrefixedId, UlidFlake};
 
 fn text_schema() -> RefOr<Schema> {
     ObjectBuilder::new()
@@ -81,5 +82,43 @@ impl<T: ?Sized> ToSchema for Id<T> {
     /// `UlidFlake_{T}`.
     fn name() -> Cow<'static, str> {
         Cow::Borrowed(NAME)
+    }
+}
+
+impl<T: Prefix + ?Sized> ComposeSchema for PrefixedId<T> {
+    /// A string of exactly the prefixed length, with the prefix in its pattern and example:
+    /// for `user`, `^user_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$` and
+    /// `user_00CMXB6TAK4SA`. A derived type's field names its component `PrefixedId_{T}`
+    /// (`PrefixedId_User`), one per entity, as the schemas differ.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    /// use utoipa::PartialSchema;
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let schema = serde_json::to_value(PrefixedId::<User>::schema()).unwrap();
+    /// assert_eq!(schema["pattern"], "^user_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$");
+    /// assert_eq!(schema["maxLength"], 18);
+    /// ```
+    fn compose(_entity: Vec<RefOr<Schema>>) -> RefOr<Schema> {
+        let prefix = Self::PREFIX;
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::String))
+            .min_length(Some(prefixed::length(prefix)))
+            .max_length(Some(prefixed::length(prefix)))
+            .pattern(Some(prefixed::pattern(prefix)))
+            .description(Some(prefixed::description(prefix)))
+            .examples([prefixed::example(prefix)])
+            .into()
+    }
+}
+
+impl<T: Prefix + ?Sized> ToSchema for PrefixedId<T> {
+    /// `PrefixedId`; a derived type's field names its component `PrefixedId_{T}`.
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("PrefixedId")
     }
 }

@@ -18,6 +18,7 @@ mod loom;
 mod new_id;
 mod newtype;
 mod parser;
+mod prefixed;
 #[cfg(feature = "rand010")]
 mod rand;
 mod schema;

@@ -3,7 +3,7 @@
 
 use diesel::prelude::*;
 use ulid_flake_diesel::generator::Generator;
-use ulid_flake_diesel::{Epoch, Id, UlidFlake};
+use ulid_flake_diesel::{Epoch, Id, Prefix, PrefixedId, UlidFlake};
 
 use crate::support::{User, VALUES, users};
 
@@ -19,6 +19,10 @@ struct NewtypeRow {
     id: UserId,
     name: String,
     invited_by: Option<UserId>,
+}
+
+impl Prefix for User {
+    const PREFIX: &'static str = "user";
 }
 
 /// The message of loading `found` from a `BIGINT`.
@@ -195,6 +199,24 @@ macro_rules! backend_tests {
                     rows[1].id.to_string().parse::<UserId>().unwrap(),
                     rows[1].id
                 );
+            }
+
+            #[test]
+            fn prefixed_ids_are_the_same_bigint() {
+                let conn = &mut crate::support::$backend();
+                let id = PrefixedId::<User>::generate().unwrap();
+                diesel::insert_into(users::table)
+                    .values((users::id.eq(id), users::name.eq("Ada")))
+                    .execute(conn)
+                    .unwrap();
+                let read: PrefixedId<User> = users::table
+                    .filter(users::id.eq(id))
+                    .select(users::id)
+                    .first(conn)
+                    .unwrap();
+                assert_eq!(read, id);
+                let raw: i64 = users::table.select(users::id).first(conn).unwrap();
+                assert_eq!(raw, id.to_i64());
             }
 
             #[test]

@@ -2,11 +2,15 @@
 //! instantiated per database.
 
 use ulid_flake_sqlx::generator::Generator;
-use ulid_flake_sqlx::{Epoch, Id, UlidFlake};
+use ulid_flake_sqlx::{Epoch, Id, Prefix, PrefixedId, UlidFlake};
 
 use crate::support::{User, VALUES, sql, unique_name};
 
 /// The message of decoding `found` from a `BIGINT`.
+impl Prefix for User {
+    const PREFIX: &'static str = "user";
+}
+
 fn out_of_range(found: i64) -> String {
     format!(
         "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
@@ -84,6 +88,12 @@ macro_rules! database_tests {
                     .await
                     .unwrap();
                 assert_eq!(newtypes, VALUES.map(UserId));
+                // A prefixed ID is the same BIGINT: `user_…` is text-only.
+                let prefixed: Vec<PrefixedId<User>> = sqlx::query_scalar(sql(&select))
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(prefixed, VALUES.map(PrefixedId::from));
                 // Binding a typed ID and a newtype finds the row.
                 let by_id = format!("SELECT name FROM {table} WHERE id = {}", $p1);
                 let max = Id::<User>::MAX;
@@ -99,6 +109,12 @@ macro_rules! database_tests {
                     .await
                     .unwrap();
                 assert_eq!(name, "0000000000000");
+                let name: String = sqlx::query_scalar(sql(&by_id))
+                    .bind(PrefixedId::<User>::from(max))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(name, "7ZZZZZZZZZZZZ");
             }
 
             #[tokio::test]

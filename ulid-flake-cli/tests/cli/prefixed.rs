@@ -1,0 +1,109 @@
+//! Prefixed IDs (`user_02MWMFBHB1YJ2`, as `ulid_flake_core::PrefixedId` writes them):
+//! `inspect` and `convert` read them, `generate --prefix` writes them.
+
+use ulid_flake_core::{Prefix, PrefixedId};
+
+use super::{stdout_of, ulid_flake};
+
+struct User;
+
+impl Prefix for User {
+    const PREFIX: &'static str = "user";
+}
+
+#[test]
+fn inspect_shows_the_prefix_as_its_own_row() {
+    let table = stdout_of(&["inspect", "user_02MWMFBHB1YJ2"]);
+    let unprefixed = stdout_of(&["inspect", "02MWMFBHB1YJ2"]);
+    assert_eq!(
+        table,
+        format!("prefix                        user\n{unprefixed}")
+    );
+    assert!(unprefixed.starts_with("base32                        02MWMFBHB1YJ2\n"));
+    // Any `[a-z][a-z0-9]*_`, and the rest in either case.
+    let other = stdout_of(&["inspect", "acct2_02mwmfbhb1yj2"]);
+    assert_eq!(
+        other,
+        format!("prefix                        acct2\n{unprefixed}")
+    );
+}
+
+#[test]
+fn inspect_json_has_a_prefix_member_only_for_prefixed_input() {
+    let json = stdout_of(&["inspect", "--json", "user_02MWMFBHB1YJ2"]);
+    assert!(
+        json.starts_with(
+            r#"{"prefix":"user","base32":"02MWMFBHB1YJ2","integer":95583272615082562,"#
+        ),
+        "{json}"
+    );
+    let plain = stdout_of(&["inspect", "--json", "02MWMFBHB1YJ2"]);
+    assert!(
+        plain.starts_with(r#"{"base32":"02MWMFBHB1YJ2","#),
+        "{plain}"
+    );
+}
+
+#[test]
+fn a_bad_id_after_a_prefix_is_reported_with_whole_input_indexes() {
+    ulid_flake()
+        .args(["inspect", "user_02MWMFBHB1YJI", "User_02MWMFBHB1YJ2"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            "argument 1: invalid character 'I' at index 17: expected a Crockford \
+             Base32 digit (0-9, A-Z without I, L, O, U, in either case)\n\
+             argument 2: invalid length: expected 13 ASCII characters, found 18 bytes\n",
+        );
+}
+
+#[test]
+fn convert_reads_prefixed_ids() {
+    assert_eq!(
+        stdout_of(&["convert", "--to", "integer", "user_02MWMFBHB1YJ2"]),
+        "95583272615082562\n"
+    );
+}
+
+#[test]
+fn generate_prefix_writes_ids_a_prefixed_id_parses() {
+    let output = stdout_of(&["generate", "--prefix", "user", "-n", "3"]);
+    let ids: Vec<PrefixedId<User>> = output
+        .lines()
+        .map(|line| line.parse().expect("a user_ ID"))
+        .collect();
+    assert_eq!(ids.len(), 3);
+    assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    assert!(output.lines().all(|line| line.len() == 18));
+
+    let json = stdout_of(&["generate", "--prefix", "user", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let id: PrefixedId<User> = value["id"].as_str().unwrap().parse().unwrap();
+    assert_eq!(value["integer"].as_u64(), Some(id.to_u64()));
+}
+
+#[test]
+fn generate_prefix_is_checked() {
+    for prefix in ["User", "1user", "", "user_", &"a".repeat(32)] {
+        ulid_flake()
+            .args(["generate", "--prefix", prefix])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains(
+                "expected a lowercase ASCII letter, then lowercase letters and digits, at most \
+                 31 characters",
+            ));
+    }
+    for format in ["integer", "hex"] {
+        ulid_flake()
+            .args(["generate", "--prefix", "user", "--format", format])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::starts_with(
+                "error: --prefix applies to the base32 and json formats only",
+            ));
+    }
+}

@@ -1,0 +1,421 @@
+//! Prefixed IDs: `user_00CMXB6TAK4SA` on the wire, the same `BIGINT` in the database.
+
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::str::FromStr;
+
+use crate::{ENCODED_LEN, Error, Id, UlidFlake};
+
+/// An entity whose IDs carry a prefix in their text: `impl Prefix for User` with
+/// `PREFIX = "user"` makes a [`PrefixedId<User>`] read `user_00CMXB6TAK4SA`.
+///
+/// The prefix is 1 to 31 characters: a lowercase ASCII letter,
+/// then lowercase letters and digits (`[a-z][a-z0-9]*`); the `_` separator is not part of
+/// it. Any other prefix stops the build where a `PrefixedId` of the entity is formatted or
+/// parsed:
+///
+/// ```compile_fail,E0080
+/// use ulid_flake_core::{Prefix, PrefixedId};
+///
+/// struct User;
+/// impl Prefix for User {
+///     const PREFIX: &'static str = "User"; // uppercase: not a valid prefix
+/// }
+///
+/// let id = PrefixedId::<User>::parse_str("User_00CMXB6TAK4SA");
+/// ```
+pub trait Prefix {
+    /// The prefix, without the `_`: `"user"`.
+    const PREFIX: &'static str;
+}
+
+/// The longest prefixed text, in bytes: the longest prefix, `_` and the 13 characters.
+pub(crate) const MAX_TEXT_LEN: usize = 31 + 1 + ENCODED_LEN;
+
+/// Whether `prefix` is `[a-z][a-z0-9]*`, 1 to 31 characters.
+const fn is_valid_prefix(prefix: &str) -> bool {
+    let bytes = prefix.as_bytes();
+    if bytes.is_empty() || bytes.len() > MAX_TEXT_LEN - 1 - ENCODED_LEN {
+        return false;
+    }
+    if !bytes[0].is_ascii_lowercase() {
+        return false;
+    }
+    let mut index = 1;
+    while index < bytes.len() {
+        if !(bytes[index].is_ascii_lowercase() || bytes[index].is_ascii_digit()) {
+            return false;
+        }
+        index += 1;
+    }
+    true
+}
+
+/// An [`Id<T>`] whose text carries `T`'s prefix: `user_00CMXB6TAK4SA` in `Display`,
+/// `FromStr`, serde's human-readable formats and OpenAPI/JSON Schema, while the value, its
+/// order and its database column are the `Id<T>`'s — the same 8 bytes, the same `BIGINT`.
+///
+/// ```
+/// use ulid_flake_core::{Error, Id, Prefix, PrefixedId, ulid_flake};
+///
+/// struct User;
+/// impl Prefix for User {
+///     const PREFIX: &'static str = "user";
+/// }
+/// struct Post;
+/// impl Prefix for Post {
+///     const PREFIX: &'static str = "post";
+/// }
+///
+/// let id = PrefixedId::<User>::from(ulid_flake!("02MWMFBHB1YJ2"));
+/// assert_eq!(id.to_string(), "user_02MWMFBHB1YJ2");
+/// assert_eq!("user_02mwmfbhb1yj2".parse::<PrefixedId<User>>()?, id);
+/// let stored: i64 = id.to_i64(); // what the database holds, as for `Id<User>`
+/// assert_eq!(PrefixedId::<User>::from_i64(stored)?, id);
+///
+/// let wrong = "post_02MWMFBHB1YJ2".parse::<PrefixedId<User>>().unwrap_err();
+/// assert_eq!(wrong.to_string(), "wrong prefix: expected `user_`, found `post_`");
+/// let bare = "02MWMFBHB1YJ2".parse::<PrefixedId<User>>().unwrap_err();
+/// assert_eq!(bare.to_string(), "wrong prefix: expected `user_`, found none (an unprefixed ID)");
+/// # Ok::<(), Error>(())
+/// ```
+///
+/// # Design
+///
+/// - **A separate type, not a mode of `Id<T>`.** `Id<T>` asks nothing of `T`, and stable
+///   Rust cannot give some `T`s a prefix without asking every `T` for one (there is no
+///   specialization). A required `T: Entity` bound with a defaulted prefix would break every
+///   `Id<T>` user for a feature most do not want, so the prefix is opt-in twice: the entity
+///   implements [`Prefix`], and its fields say `PrefixedId<T>`. Both types convert into
+///   each other for free ([`to_id`](PrefixedId::to_id), [`From`]) and share their storage
+///   code: the sqlx and Diesel impls, serde's binary form and the codec are `Id<T>`'s.
+/// - **One spelling per ID.** Parsing requires the prefix: an unprefixed 13-character
+///   string is an [`Error::WrongPrefix`] that says it found none. Accepting both would give
+///   every ID two texts, so that equal IDs compare unequal as strings (in caches, logs,
+///   client-side maps) and a client could never learn which one is canonical. To read an
+///   unprefixed text on purpose, parse an [`Id<T>`] and convert it.
+/// - **The prefix is exact, the rest is not.** The prefix is matched as written
+///   (lowercase); the 13 characters after it are read as [`UlidFlake::parse_str`] reads
+///   them, in either case, and its errors count their indexes from the start of the whole
+///   text.
+/// - **Only text changes.** The integer forms (`to_i64`, serde's binary formats, `{:x}`,
+///   the database) carry no prefix: a prefix is for people and for catching a post's ID
+///   pasted where a user's belongs, and a column already knows its entity.
+/// - **Schemas say it.** With `utoipa`, a `PrefixedId<User>` field is the component
+///   `PrefixedId_User`: a string of exactly the prefixed length, with the pattern
+///   `^user_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$` and an example; with `schemars`, a
+///   definition per prefix (`PrefixedId_user`).
+#[cfg_attr(feature = "diesel", derive(diesel::expression::AsExpression))]
+#[cfg_attr(feature = "diesel", diesel(sql_type = diesel::sql_types::BigInt))]
+#[repr(transparent)]
+pub struct PrefixedId<T: Prefix + ?Sized> {
+    pub(crate) id: Id<T>,
+}
+
+impl<T: Prefix + ?Sized> PrefixedId<T> {
+    /// `T`'s prefix, checked at compile time (see [`Prefix`]).
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// assert_eq!(PrefixedId::<User>::PREFIX, "user");
+    /// ```
+    pub const PREFIX: &'static str = {
+        assert!(
+            is_valid_prefix(T::PREFIX),
+            "invalid Prefix::PREFIX: expected 1 to 31 characters, a lowercase ASCII letter \
+             then lowercase letters and digits"
+        );
+        T::PREFIX
+    };
+
+    /// The prefixed form of an ID.
+    pub const fn from_id(id: Id<T>) -> Self {
+        Self { id }
+    }
+
+    /// The ID without its prefix: the same value, with every reading of [`Id`]
+    /// (`ms_since_epoch`, `unix_ms`, `to_bytes`, ...).
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id: PrefixedId<User> = "user_00CMXB6TAK4SA".parse()?;
+    /// assert_eq!(id.to_id().unix_ms(Epoch::DEFAULT), 1_717_653_966_666);
+    /// assert_eq!(id.to_id().to_string(), "00CMXB6TAK4SA");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn to_id(self) -> Id<T> {
+        self.id
+    }
+
+    /// The untyped Ulid-Flake.
+    pub const fn to_ulid_flake(self) -> UlidFlake {
+        self.id.value
+    }
+
+    /// The integer value as the non-negative `i64` an SQL `BIGINT` stores.
+    pub const fn to_i64(self) -> i64 {
+        self.id.to_i64()
+    }
+
+    /// The integer value, `0..=i64::MAX`.
+    pub const fn to_u64(self) -> u64 {
+        self.id.to_u64()
+    }
+
+    /// The ID with this `BIGINT` value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] for a negative value.
+    pub const fn from_i64(value: i64) -> Result<Self, Error> {
+        match Id::from_i64(value) {
+            Ok(id) => Ok(Self::from_id(id)),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// Parses the prefixed text: `T`'s prefix exactly, `_`, then the 13 characters as
+    /// [`UlidFlake::parse_str`] reads them (in either case).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WrongPrefix`] when the text does not start with the prefix and `_` — for
+    /// an unprefixed ID too; after the prefix, the errors of [`UlidFlake::parse_str`], with
+    /// [`Error::InvalidCharacter`]'s index counted from the start of the whole text.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// assert_eq!(
+    ///     PrefixedId::<User>::parse_str("user_00CMXB6TAK4SI"),
+    ///     Err(Error::InvalidCharacter { index: 17, found: b'I' })
+    /// );
+    /// ```
+    pub fn parse_str(text: &str) -> Result<Self, Error> {
+        Self::parse_ascii(text.as_bytes())
+    }
+
+    /// Parses the prefixed text from bytes, as [`PrefixedId::parse_str`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`PrefixedId::parse_str`].
+    pub fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
+        let prefix = Self::PREFIX.as_bytes();
+        let Some(rest) = bytes
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix(b"_"))
+        else {
+            return Err(wrong_prefix(Self::PREFIX, bytes));
+        };
+        match UlidFlake::parse_ascii(rest) {
+            Ok(value) => Ok(Self::from(value)),
+            Err(Error::InvalidCharacter { index, found }) => Err(Error::InvalidCharacter {
+                index: index + prefix.len() + 1,
+                found,
+            }),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// A new ID from the process-wide default generator; see [`UlidFlake::generate`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::generate`].
+    #[cfg(feature = "std")]
+    pub fn generate() -> Result<Self, Error> {
+        Id::generate().map(Self::from_id)
+    }
+
+    /// Writes the prefixed text into `buf` and returns it, without allocating.
+    pub(crate) fn encode(self, buf: &mut [u8; MAX_TEXT_LEN]) -> &str {
+        let prefix = Self::PREFIX.as_bytes();
+        let (head, tail) = buf.split_at_mut(prefix.len());
+        head.copy_from_slice(prefix);
+        tail[0] = b'_';
+        let body: &mut [u8; ENCODED_LEN] = (&mut tail[1..=ENCODED_LEN])
+            .try_into()
+            .expect("the buffer holds the longest prefix, `_` and 13 characters");
+        self.to_ulid_flake().encode(body);
+        let len = prefix.len() + 1 + ENCODED_LEN;
+        // SAFETY: the prefix was checked to be ASCII (`Self::PREFIX`), and `_` and the
+        // Base32 digits are ASCII, so the bytes are valid UTF-8.
+        unsafe { core::str::from_utf8_unchecked(&buf[..len]) }
+    }
+}
+
+/// The [`Error::WrongPrefix`] for a text that does not start with `expected` and `_`.
+fn wrong_prefix(expected: &'static str, text: &[u8]) -> Error {
+    let found_len = text
+        .iter()
+        .position(|&byte| byte == b'_')
+        .map_or(0, |at| at + 1);
+    let mut found = [0; Error::FOUND_PREFIX_BYTES];
+    let kept = found_len.min(Error::FOUND_PREFIX_BYTES);
+    found[..kept].copy_from_slice(&text[..kept]);
+    Error::WrongPrefix {
+        expected,
+        found,
+        found_len: u16::try_from(found_len).unwrap_or(u16::MAX),
+    }
+}
+
+impl<T: Prefix + ?Sized> Clone for PrefixedId<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Prefix + ?Sized> Copy for PrefixedId<T> {}
+
+impl<T: Prefix + ?Sized> PartialEq for PrefixedId<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl<T: Prefix + ?Sized> Eq for PrefixedId<T> {}
+
+impl<T: Prefix + ?Sized> PartialOrd for PrefixedId<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T: Prefix + ?Sized> Ord for PrefixedId<T> {
+    /// The order of the IDs, which is also the order of their texts: every text of `T` has
+    /// the same prefix.
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.id.cmp(&other.id)
+    }
+}
+
+impl<T: Prefix + ?Sized> Hash for PrefixedId<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+    }
+}
+
+impl<T: Prefix + ?Sized> fmt::Debug for PrefixedId<T> {
+    /// `PrefixedId<User>(user_00CMXB6TAK4SA)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PrefixedId<")?;
+        crate::id::write_short_type_name(f, core::any::type_name::<T>())?;
+        write!(f, ">({self})")
+    }
+}
+
+impl<T: Prefix + ?Sized> fmt::Display for PrefixedId<T> {
+    /// The prefixed text, `user_00CMXB6TAK4SA`. Width, fill and alignment flags are
+    /// honoured.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0; MAX_TEXT_LEN];
+        f.pad(self.encode(&mut buf))
+    }
+}
+
+impl<T: Prefix + ?Sized> FromStr for PrefixedId<T> {
+    type Err = Error;
+
+    /// [`PrefixedId::parse_str`].
+    fn from_str(text: &str) -> Result<Self, Error> {
+        Self::parse_str(text)
+    }
+}
+
+impl<T: Prefix + ?Sized> TryFrom<&str> for PrefixedId<T> {
+    type Error = Error;
+
+    fn try_from(text: &str) -> Result<Self, Error> {
+        Self::parse_str(text)
+    }
+}
+
+impl<T: Prefix + ?Sized> From<Id<T>> for PrefixedId<T> {
+    fn from(id: Id<T>) -> Self {
+        Self::from_id(id)
+    }
+}
+
+impl<T: Prefix + ?Sized> From<PrefixedId<T>> for Id<T> {
+    fn from(id: PrefixedId<T>) -> Self {
+        id.id
+    }
+}
+
+impl<T: Prefix + ?Sized> From<UlidFlake> for PrefixedId<T> {
+    fn from(value: UlidFlake) -> Self {
+        Self::from_id(Id::from_ulid_flake(value))
+    }
+}
+
+impl<T: Prefix + ?Sized> From<PrefixedId<T>> for UlidFlake {
+    fn from(id: PrefixedId<T>) -> Self {
+        id.to_ulid_flake()
+    }
+}
+
+impl<T: Prefix + ?Sized> From<PrefixedId<T>> for i64 {
+    fn from(id: PrefixedId<T>) -> Self {
+        id.to_i64()
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Prefix + ?Sized> From<PrefixedId<T>> for alloc::string::String {
+    /// The prefixed text, as `to_string` gives it.
+    fn from(id: PrefixedId<T>) -> Self {
+        let mut buf = [0; MAX_TEXT_LEN];
+        id.encode(&mut buf).into()
+    }
+}
+
+/// What the schemas of a prefixed ID say: [`schema_text`](crate::external) with the prefix.
+#[cfg(any(feature = "utoipa", feature = "schemars"))]
+pub(crate) mod schema {
+    use alloc::format;
+    use alloc::string::String;
+
+    use crate::ENCODED_LEN;
+    use crate::external::schema_text::{EXAMPLE, PATTERN};
+
+    /// The length of every text: the prefix, `_` and the 13 characters.
+    pub(crate) fn length(prefix: &str) -> usize {
+        prefix.len() + 1 + ENCODED_LEN
+    }
+
+    /// The unprefixed pattern with the prefix after its `^`.
+    pub(crate) fn pattern(prefix: &str) -> String {
+        format!("^{prefix}_{}", &PATTERN[1..])
+    }
+
+    /// The description.
+    pub(crate) fn description(prefix: &str) -> String {
+        format!(
+            "A Ulid-Flake with the prefix `{prefix}_`: `{prefix}_` then a time-sortable \
+             64-bit ID as 13 Crockford Base32 characters (either case accepted). The prefix \
+             is required."
+        )
+    }
+
+    /// The example: the unprefixed one, prefixed.
+    pub(crate) fn example(prefix: &str) -> String {
+        format!("{prefix}_{EXAMPLE}")
+    }
+}

@@ -1,0 +1,363 @@
+//! Prefixed IDs: `user_02MWMFBHB1YJ2` as text, the `Id<T>` value and storage otherwise.
+
+use ulid_flake_core::{Error, Id, Prefix, PrefixedId, UlidFlake, ulid_flake};
+
+#[derive(Debug)]
+struct User;
+
+impl Prefix for User {
+    const PREFIX: &'static str = "user";
+}
+
+struct Post;
+
+impl Prefix for Post {
+    const PREFIX: &'static str = "post";
+}
+
+/// The longest prefix there is, to check the buffers.
+struct Long;
+
+impl Prefix for Long {
+    const PREFIX: &'static str = "abcdefghijklmnopqrstuvwxyz01234";
+}
+
+const VALUE: UlidFlake = ulid_flake!("02MWMFBHB1YJ2");
+
+fn user() -> PrefixedId<User> {
+    VALUE.into()
+}
+
+#[test]
+fn display_and_from_str_round_trip_with_exact_strings() {
+    assert_eq!(user().to_string(), "user_02MWMFBHB1YJ2");
+    assert_eq!("user_02MWMFBHB1YJ2".parse::<PrefixedId<User>>(), Ok(user()));
+    // The 13 characters in either case, as unprefixed IDs; the prefix as written.
+    assert_eq!("user_02mwmfbhb1yj2".parse::<PrefixedId<User>>(), Ok(user()));
+    assert_eq!(
+        PrefixedId::<Post>::from(VALUE).to_string(),
+        "post_02MWMFBHB1YJ2"
+    );
+    assert_eq!(format!("{:>20}|", user()), "  user_02MWMFBHB1YJ2|");
+    assert_eq!(
+        format!("{:?}", user()),
+        "PrefixedId<User>(user_02MWMFBHB1YJ2)"
+    );
+    assert_eq!(String::from(user()), "user_02MWMFBHB1YJ2");
+    let long = PrefixedId::<Long>::from(UlidFlake::MAX);
+    assert_eq!(
+        long.to_string(),
+        "abcdefghijklmnopqrstuvwxyz01234_7ZZZZZZZZZZZZ"
+    );
+    assert_eq!(long.to_string().parse::<PrefixedId<Long>>(), Ok(long));
+}
+
+#[test]
+fn the_value_is_the_id_s() {
+    let id: Id<User> = user().into();
+    assert_eq!(id.to_string(), "02MWMFBHB1YJ2");
+    assert_eq!(PrefixedId::from(id), user());
+    assert_eq!(user().to_id(), id);
+    assert_eq!(user().to_i64(), VALUE.to_i64());
+    assert_eq!(i64::from(user()), VALUE.to_i64());
+    assert_eq!(PrefixedId::<User>::from_i64(VALUE.to_i64()), Ok(user()));
+    assert_eq!(
+        PrefixedId::<User>::from_i64(-1),
+        Err(Error::OutOfRange { found: -1 })
+    );
+    assert_eq!(size_of::<PrefixedId<User>>(), 8);
+    let newer = PrefixedId::<User>::generate().unwrap();
+    assert!(newer > user() && newer.to_string() > user().to_string());
+}
+
+#[test]
+fn a_wrong_prefix_names_both() {
+    let error = "post_02MWMFBHB1YJ2"
+        .parse::<PrefixedId<User>>()
+        .unwrap_err();
+    assert_eq!(
+        error,
+        Error::WrongPrefix {
+            expected: "user",
+            found: *b"post_\0\0\0\0\0\0\0\0\0\0\0",
+            found_len: 5
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "wrong prefix: expected `user_`, found `post_`"
+    );
+    // Prefixes are exact: no other case, no near miss.
+    for (text, message) in [
+        (
+            "USER_02MWMFBHB1YJ2",
+            "wrong prefix: expected `user_`, found `USER_`",
+        ),
+        (
+            "users_02MWMFBHB1YJ2",
+            "wrong prefix: expected `user_`, found `users_`",
+        ),
+        (
+            "_02MWMFBHB1YJ2",
+            "wrong prefix: expected `user_`, found `_`",
+        ),
+        (
+            "invoice_02MWMFBHB1YJ2",
+            "wrong prefix: expected `user_`, found `invoice_`",
+        ),
+        (
+            "organization_02MWMFBHB1YJ2",
+            "wrong prefix: expected `user_`, found `organization_`",
+        ),
+        (
+            "internationalization_02MWMFBHB1YJ2",
+            "wrong prefix: expected `user_`, found `internationaliza…` (21 bytes)",
+        ),
+        (
+            "\u{e9}t\u{e9}_02MWMFBHB1YJ2",
+            "wrong prefix: expected `user_`, found `\\xc3\\xa9t\\xc3\\xa9_`",
+        ),
+    ] {
+        assert_eq!(
+            text.parse::<PrefixedId<User>>().unwrap_err().to_string(),
+            message,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn an_unprefixed_id_is_rejected() {
+    let error = "02MWMFBHB1YJ2".parse::<PrefixedId<User>>().unwrap_err();
+    assert_eq!(
+        error,
+        Error::WrongPrefix {
+            expected: "user",
+            found: [0; 16],
+            found_len: 0
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "wrong prefix: expected `user_`, found none (an unprefixed ID)"
+    );
+    // The way to read one on purpose: as an `Id<T>`.
+    let id: PrefixedId<User> = "02MWMFBHB1YJ2".parse::<Id<User>>().unwrap().into();
+    assert_eq!(id, user());
+}
+
+#[test]
+fn errors_after_the_prefix_are_the_codec_s_with_whole_text_indexes() {
+    let parse = PrefixedId::<User>::parse_str;
+    assert_eq!(
+        parse("user_02MWMFBHB1YJI"),
+        Err(Error::InvalidCharacter {
+            index: 17,
+            found: b'I'
+        })
+    );
+    assert_eq!(
+        parse("user_02MWMFBHB1YJ"),
+        Err(Error::InvalidLength { found: 12 })
+    );
+    assert_eq!(
+        parse("user_82MWMFBHB1YJ2"),
+        Err(Error::OutOfRange {
+            found: i128::from(8u64 << 60 | VALUE.to_u64())
+        })
+    );
+    assert_eq!(parse("user_"), Err(Error::InvalidLength { found: 0 }));
+}
+
+#[test]
+fn the_error_stays_small() {
+    // `WrongPrefix` keeps its found prefix inline without growing the error (its largest
+    // variant holds two `&'static str`s).
+    assert_eq!(size_of::<Error>(), 48);
+}
+
+#[cfg(feature = "serde")]
+mod serde_text {
+    use ::serde::{Deserialize, Serialize};
+
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Row {
+        id: PrefixedId<User>,
+        author: Option<PrefixedId<User>>,
+    }
+
+    #[test]
+    fn json_carries_the_prefixed_text() {
+        let row = Row {
+            id: user(),
+            author: None,
+        };
+        let json = serde_json::to_string(&row).unwrap();
+        assert_eq!(json, r#"{"id":"user_02MWMFBHB1YJ2","author":null}"#);
+        assert_eq!(serde_json::from_str::<Row>(&json).unwrap(), row);
+    }
+
+    #[test]
+    fn json_rejects_other_prefixes_unprefixed_ids_and_numbers() {
+        let error = |json: &str| {
+            serde_json::from_str::<PrefixedId<User>>(json)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            error(r#""post_02MWMFBHB1YJ2""#),
+            "wrong prefix: expected `user_`, found `post_` at line 1 column 20"
+        );
+        assert_eq!(
+            error(r#""02MWMFBHB1YJ2""#),
+            "wrong prefix: expected `user_`, found none (an unprefixed ID) at line 1 column 15"
+        );
+        assert_eq!(
+            error("12345"),
+            "invalid type: integer `12345`, expected a Ulid-Flake as a string of `user_` and 13 \
+             Crockford Base32 characters (not a number: IDs exceed 2^53) at line 1 column 5"
+        );
+    }
+
+    #[test]
+    fn binary_formats_carry_the_integer_as_id_does() {
+        let mut prefixed = Vec::new();
+        ciborium::into_writer(&user(), &mut prefixed).unwrap();
+        let mut plain = Vec::new();
+        ciborium::into_writer(&user().to_id(), &mut plain).unwrap();
+        assert_eq!(prefixed, plain);
+        assert_eq!(
+            ciborium::from_reader::<PrefixedId<User>, _>(prefixed.as_slice()).unwrap(),
+            user()
+        );
+    }
+}
+
+// utoipa's macros qualify the types they are given, which `unused_qualifications` reports.
+#[cfg(feature = "utoipa")]
+#[allow(unused_qualifications)]
+mod utoipa_schema {
+    use serde_json::json;
+    use utoipa::{OpenApi, PartialSchema, ToSchema};
+
+    use super::*;
+
+    #[derive(ToSchema)]
+    #[allow(dead_code)]
+    struct Account {
+        id: PrefixedId<Account>,
+        owner: Option<PrefixedId<Account>>,
+    }
+
+    impl Prefix for Account {
+        const PREFIX: &'static str = "user";
+    }
+
+    #[utoipa::path(get, path = "/accounts/{id}", params(("id" = PrefixedId<Account>, Path)), responses((status = 200, body = Account)))]
+    #[allow(dead_code)]
+    fn get_account() {}
+
+    #[derive(OpenApi)]
+    #[openapi(paths(get_account), components(schemas(Account)))]
+    struct Doc;
+
+    fn user_schema() -> serde_json::Value {
+        json!({
+            "type": "string",
+            "minLength": 18,
+            "maxLength": 18,
+            "pattern": "^user_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$",
+            "description": "A Ulid-Flake with the prefix `user_`: `user_` then a time-sortable \
+                            64-bit ID as 13 Crockford Base32 characters (either case accepted). \
+                            The prefix is required.",
+            "examples": ["user_00CMXB6TAK4SA"]
+        })
+    }
+
+    #[test]
+    fn the_schema_is_the_prefixed_string() {
+        assert_eq!(
+            serde_json::to_value(PrefixedId::<Account>::schema()).unwrap(),
+            user_schema()
+        );
+        assert_eq!(PrefixedId::<Account>::name(), "PrefixedId");
+    }
+
+    #[test]
+    fn documents_define_a_component_per_entity() {
+        let document = serde_json::to_value(Doc::openapi()).unwrap();
+        let schemas = &document["components"]["schemas"];
+        assert_eq!(schemas["PrefixedId_Account"], user_schema());
+        assert_eq!(
+            schemas["Account"]["properties"]["id"],
+            json!({ "$ref": "#/components/schemas/PrefixedId_Account" })
+        );
+        assert_eq!(
+            document["paths"]["/accounts/{id}"]["get"]["parameters"][0]["schema"],
+            json!({ "$ref": "#/components/schemas/PrefixedId_Account" })
+        );
+    }
+}
+
+#[cfg(feature = "schemars")]
+#[test]
+fn the_json_schema_is_the_prefixed_string() {
+    let schema = serde_json::to_value(schemars::schema_for!(PrefixedId<User>)).unwrap();
+    assert_eq!(schema["title"], "PrefixedId_user");
+    assert_eq!(
+        schema["pattern"],
+        "^user_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$"
+    );
+    assert_eq!(
+        (&schema["minLength"], &schema["maxLength"]),
+        (&18.into(), &18.into())
+    );
+}
+
+/// The storage impls are `Id<T>`'s: the same `BIGINT` on every database.
+#[cfg(feature = "sqlx")]
+#[test]
+fn sqlx_stores_it_as_a_bigint() {
+    use sqlx::{Database, Decode, Encode, Type};
+
+    fn stored_as_bigint<DB: Database, V>()
+    where
+        i64: Type<DB>,
+        V: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    {
+    }
+    // Type-checked for every `DB`, so never called.
+    #[allow(dead_code)]
+    fn on_every_database<DB: Database>()
+    where
+        i64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    {
+        stored_as_bigint::<DB, PrefixedId<User>>();
+    }
+}
+
+#[cfg(feature = "diesel")]
+#[test]
+fn diesel_stores_it_as_a_bigint() {
+    use diesel::backend::Backend;
+    use diesel::deserialize::FromSql;
+    use diesel::serialize::ToSql;
+    use diesel::sql_types::BigInt;
+
+    fn stored_as_bigint<DB: Backend, V>()
+    where
+        i64: ToSql<BigInt, DB> + FromSql<BigInt, DB>,
+        V: ToSql<BigInt, DB> + FromSql<BigInt, DB> + diesel::expression::AsExpression<BigInt>,
+    {
+    }
+    // Type-checked for every `DB`, so never called.
+    #[allow(dead_code)]
+    fn on_every_backend<DB: Backend>()
+    where
+        i64: ToSql<BigInt, DB> + FromSql<BigInt, DB>,
+    {
+        stored_as_bigint::<DB, PrefixedId<User>>();
+    }
+}
