@@ -40,6 +40,10 @@ for features in alloc serde,uuid alloc,schemars std,serde std,serde,uuid,utoipa,
 done
 
 step "packages: each published crate as crates.io would receive it, built on its own"
+# cargo unpacks the packages it verifies against from a local registry, and reuses an earlier
+# run's copy of the same version: drop those, so each run builds today's sources.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ulid-flake-* \
+  "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/-*/ulid-flake-*
 cargo package -q --allow-dirty "${published[@]}"
 
 step "tests and doctests, against throwaway PostgreSQL and MariaDB servers and SQLite files"

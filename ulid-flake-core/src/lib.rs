@@ -97,6 +97,7 @@ extern crate alloc;
 extern crate std;
 
 /// A `tracing` event under `target` when the `tracing` feature is on; nothing otherwise.
+#[cfg(feature = "std")]
 macro_rules! event {
     ($target:literal, $level:ident, $($field:tt)*) => {
         #[cfg(feature = "tracing")]
