@@ -158,7 +158,7 @@ impl Inspection {
     /// Writes the human table: one `label  value` row per field.
     pub(crate) fn write_table(&self, out: &mut impl Write) -> io::Result<()> {
         if let Some(prefix) = &self.prefix {
-            writeln!(out, "{:<28}  {prefix}", "prefix")?;
+            writeln!(out, "{:<35}  {prefix}", "prefix")?;
         }
         let datetime = self
             .datetime

@@ -15,17 +15,11 @@ impl Prefix for User {
 fn inspect_shows_the_prefix_as_its_own_row() {
     let table = stdout_of(&["inspect", "user_02MWMFBHB1YJ2"]);
     let unprefixed = stdout_of(&["inspect", "02MWMFBHB1YJ2"]);
-    assert_eq!(
-        table,
-        format!("prefix                        user\n{unprefixed}")
-    );
-    assert!(unprefixed.starts_with("base32                        02MWMFBHB1YJ2\n"));
+    assert_eq!(table, format!("{:<35}  user\n{unprefixed}", "prefix"));
+    assert!(unprefixed.starts_with(&format!("{:<35}  02MWMFBHB1YJ2\n", "base32")));
     // Any `[a-z][a-z0-9]*_`, and the rest in either case.
     let other = stdout_of(&["inspect", "acct2_02mwmfbhb1yj2"]);
-    assert_eq!(
-        other,
-        format!("prefix                        acct2\n{unprefixed}")
-    );
+    assert_eq!(other, format!("{:<35}  acct2\n{unprefixed}", "prefix"));
 }
 
 #[test]
