@@ -173,12 +173,7 @@ impl SqlxLeaseStore {
     }
 
     fn sql(&self) -> &'static LeaseSql {
-        match self.target {
-            #[cfg(feature = "postgres")]
-            Target::Postgres(_) => &ulid_flake_core::lease::sql::POSTGRES,
-            #[cfg(feature = "mysql")]
-            Target::MySql(_) => &ulid_flake_core::lease::sql::MYSQL,
-        }
+        self.target.sql()
     }
 
     /// Runs `statements` (each with its parameters) in one transaction and returns the rows
@@ -224,12 +219,12 @@ async fn connect(target: &Target) -> Result<Session, sqlx::Error> {
         #[cfg(feature = "mysql")]
         Target::MySql(options) => Session::MySql(MySqlConnection::connect_with(options).await?),
     };
-    let create_table = session.sql().create_table;
-    session.execute(&[(create_table, &[])]).await?;
+    session.execute(&[(target.sql().create_table, &[])]).await?;
     Ok(session)
 }
 
-impl Session {
+impl Target {
+    /// The lease SQL of the target's dialect.
     fn sql(&self) -> &'static LeaseSql {
         match self {
             #[cfg(feature = "postgres")]
@@ -238,7 +233,9 @@ impl Session {
             Self::MySql(_) => &ulid_flake_core::lease::sql::MYSQL,
         }
     }
+}
 
+impl Session {
     /// The statements in one transaction, unnamed (no prepared statement outlives it, as a
     /// transaction-mode pooler needs); the rows the last one changed.
     async fn execute(
