@@ -9,7 +9,8 @@ use core::time::Duration;
 use loom::sync::atomic::AtomicU64;
 
 use super::{
-    Clock, Generator, NO_ID_YET, RandomSource, SystemClock, ThreadRandom, default, fork, gate,
+    Clock, Generator, NO_ID_YET, OwnCacheLine, RandomSource, SystemClock, ThreadRandom, default,
+    fork, gate,
 };
 use crate::{
     Epoch, Error, RANDOMNESS_BITS, RANDOMNESS_MAX, SCALABILITY_ID_BITS, SCALABILITY_ID_MAX,
@@ -313,7 +314,7 @@ impl<C, R> GeneratorBuilder<C, R> {
         fork::watch();
         let config = Config::new(self.settings)?;
         Ok(Generator {
-            last: AtomicU64::new(NO_ID_YET),
+            last: OwnCacheLine(AtomicU64::new(NO_ID_YET)),
             gate: AtomicU64::new(gate::word(deadline, config.low_bits)),
             forks_seen: AtomicU64::new(fork::count()),
             config,
