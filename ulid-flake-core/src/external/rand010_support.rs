@@ -95,4 +95,24 @@ impl<R: Rng> RandomSource for RandSource<R> {
             .unwrap_or_else(PoisonError::into_inner)
             .next_u32()
     }
+
+    /// The RNG's `fill_bytes`, under one lock for the whole batch.
+    ///
+    /// ```
+    /// use rand::{Rng, SeedableRng};
+    /// use rand::rngs::StdRng;
+    /// use ulid_flake_core::generator::RandomSource;
+    /// use ulid_flake_core::rand010::RandSource;
+    ///
+    /// let (mut ours, mut theirs) = ([0; 8], [0; 8]);
+    /// RandSource::new(StdRng::seed_from_u64(1)).fill_bytes(&mut ours);
+    /// StdRng::seed_from_u64(1).fill_bytes(&mut theirs);
+    /// assert_eq!(ours, theirs);
+    /// ```
+    fn fill_bytes(&self, dest: &mut [u8]) {
+        self.rng
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .fill_bytes(dest);
+    }
 }

@@ -186,6 +186,22 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// [`Generator::generate`] with `read` as the clock's reading (ms since the epoch).
     #[inline(always)]
     fn generate_reading(&self, read: impl Fn() -> Result<u64, Error>) -> Result<UlidFlake, Error> {
+        self.reserve(read, |last, now, gate| {
+            let next = self.next_after(last, now, gate)?;
+            Ok((next, UlidFlake::from_raw(next)))
+        })
+    }
+
+    /// The protocol of every call, single or batch: the fork check, the lease gate, one clock
+    /// reading and one compare-and-swap of the state word. `plan` works out, from the last ID,
+    /// the reading and the gate word, the new last ID and the call's result; it runs again
+    /// when another thread went first.
+    #[inline(always)]
+    fn reserve<T>(
+        &self,
+        read: impl Fn() -> Result<u64, Error>,
+        mut plan: impl FnMut(u64, u64, u64) -> Result<(u64, T), Error>,
+    ) -> Result<T, Error> {
         let forks = fork::count();
         if forks != self.forks_seen.load(Ordering::Acquire) {
             self.leave_inherited_millisecond(forks);
@@ -204,8 +220,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         let mut last = self.last.load(Ordering::Acquire);
         let mut clock_read_again = false;
         loop {
-            let next = match self.next_after(last, now, gate) {
-                Ok(next) => next,
+            let (next, result) = match plan(last, now, gate) {
+                Ok(planned) => planned,
                 // Another thread may have read the clock after us and stored a later
                 // timestamp before our load: that is no rollback. A reading taken now, after
                 // seeing its ID, is at least as late as its own (it read before storing), so
@@ -241,12 +257,96 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 .last
                 .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
             {
-                Ok(_) => return Ok(UlidFlake::from_raw(next)),
+                Ok(_) => return Ok(result),
                 // Another thread went first: build on its ID. Our reading is still good; if
                 // its timestamp is later, the next turn continues in its millisecond.
                 Err(actual) => last = actual,
             }
         }
+    }
+
+    /// Fills a prefix of `out` with the next IDs, all in one millisecond, reserved together:
+    /// one clock reading and one compare-and-swap for the whole batch, the same checks as
+    /// [`Generator::generate`] (fork, lease deadline, rollback) and the same IDs as that many
+    /// calls of it would make — a fresh draw in a new millisecond, then a random increment per
+    /// ID, drawn in bulk. Returns how many it filled: all of `out`, or fewer when the
+    /// millisecond is exhausted first (the rest of `out` is left as it was). IDs made by other
+    /// threads fall before or after the batch, never within it.
+    ///
+    /// An empty `out` returns 0 at once, without reading the clock.
+    ///
+    /// # Errors
+    ///
+    /// As [`Generator::generate`], when not even the first ID fits; a failed call leaves
+    /// the state unchanged.
+    ///
+    /// ```
+    /// use ulid_flake_core::{UlidFlake, generator::Generator};
+    ///
+    /// let generator = Generator::new();
+    /// let mut ids = [UlidFlake::MIN; 100];
+    /// let filled = loop {
+    ///     match generator.generate_batch(&mut ids) {
+    ///         Ok(filled) => break filled,
+    ///         Err(ulid_flake_core::Error::Overflow { .. }) => continue, // the next millisecond
+    ///         Err(other) => panic!("{other}"),
+    ///     }
+    /// };
+    /// assert!(filled >= 1);
+    /// assert!(ids[..filled].windows(2).all(|pair| pair[0] < pair[1]));
+    /// ```
+    pub fn generate_batch(&self, out: &mut [UlidFlake]) -> Result<usize, Error> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        self.reserve(
+            || self.now(),
+            |last, now, gate| {
+                let first = self.next_after(last, now, gate)?;
+                Ok(match self.config.entropy_bytes {
+                    1 => self.fill_run::<1>(first, out),
+                    2 => self.fill_run::<2>(first, out),
+                    _ => self.fill_run::<3>(first, out),
+                })
+            },
+        )
+    }
+
+    /// Writes `first` and the IDs that follow it in its millisecond into `out`, up to its
+    /// end or the field's maximum; returns the last ID written and how many. `N` is the
+    /// entropy size in bytes: each increment is `N` random bytes (little-endian), a zero
+    /// skipped, drawn a buffer at a time.
+    #[inline(always)]
+    fn fill_run<const N: usize>(&self, first: u64, out: &mut [UlidFlake]) -> (u64, usize) {
+        /// A multiple of 1, 2 and 3 bytes: the increments of one draw.
+        const BUFFER: usize = 768;
+        let config = &self.config;
+        out[0] = UlidFlake::from_raw(first);
+        let mut last = first;
+        let mut room = u64::from(config.randomness_max - config.randomness_of(first));
+        let mut filled = 1;
+        let mut bytes = [0_u8; BUFFER];
+        'draws: while filled < out.len() {
+            let drawn = &mut bytes[..((out.len() - filled) * N).min(BUFFER)];
+            self.random.fill_bytes(drawn);
+            for increment in drawn.chunks_exact(N) {
+                let mut word = [0_u8; 8];
+                word[..N].copy_from_slice(increment);
+                let increment = u64::from_le_bytes(word);
+                if increment == 0 {
+                    continue;
+                }
+                if increment > room {
+                    break 'draws;
+                }
+                room -= increment;
+                // No carry into the timestamp: the randomness stays within its field.
+                last += increment << config.randomness_shift;
+                out[filled] = UlidFlake::from_raw(last);
+                filled += 1;
+            }
+        }
+        (last, filled)
     }
 
     /// The clock's reading in milliseconds since the epoch.
@@ -409,8 +509,43 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn generate_blocking(&self) -> Result<UlidFlake, Error> {
+        self.waiting(|| self.generate())
+    }
+
+    /// Fills all of `out` with the next IDs, as [`Generator::generate_batch`] does, and when
+    /// the millisecond is exhausted before `out` is full, waits for the next one as
+    /// [`Generator::generate_blocking`] does and goes on there: one clock reading and one
+    /// compare-and-swap per millisecond the batch spans. The IDs strictly increase along
+    /// `out`; another thread's IDs may fall between the parts made in different milliseconds.
+    ///
+    /// # Errors
+    ///
+    /// As [`Generator::generate_blocking`]. The IDs already written before an error were
+    /// issued (the generator will not make them again), and the rest of `out` is as it was.
+    ///
+    /// ```
+    /// use ulid_flake_core::{UlidFlake, generator::Generator};
+    ///
+    /// let generator = Generator::new();
+    /// // More than a millisecond holds: the call waits for the next ones.
+    /// let mut ids = vec![UlidFlake::MIN; 10_000];
+    /// generator.generate_batch_blocking(&mut ids)?;
+    /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn generate_batch_blocking(&self, out: &mut [UlidFlake]) -> Result<(), Error> {
+        let mut filled = 0;
+        while filled < out.len() {
+            filled += self.waiting(|| self.generate_batch(&mut out[filled..]))?;
+        }
+        Ok(())
+    }
+
+    /// Runs `attempt` until it meets no [`Error::Overflow`], waiting for the next
+    /// millisecond after each (see [`Clock::wait_until`]).
+    fn waiting<T>(&self, mut attempt: impl FnMut() -> Result<T, Error>) -> Result<T, Error> {
         loop {
-            match self.generate() {
+            match attempt() {
                 Err(Error::Overflow { timestamp_ms }) => {
                     crate::event!(
                         "ulid_flake::generator",
@@ -443,8 +578,47 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// ```
     #[cfg(feature = "tokio")]
     pub async fn generate_async(&self) -> Result<UlidFlake, Error> {
+        self.waiting_async(|| self.generate()).await
+    }
+
+    /// Fills all of `out` as [`Generator::generate_batch_blocking`] does, but waits for the
+    /// next millisecond on the tokio timer, as [`Generator::generate_async`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`Generator::generate_batch_blocking`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// use ulid_flake_core::UlidFlake;
+    ///
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// let mut ids = [UlidFlake::MIN; 1_000];
+    /// generator.generate_batch_async(&mut ids).await?;
+    /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn generate_batch_async(&self, out: &mut [UlidFlake]) -> Result<(), Error> {
+        let mut filled = 0;
+        while filled < out.len() {
+            filled += self
+                .waiting_async(|| self.generate_batch(&mut out[filled..]))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// [`Generator::waiting`] on the tokio timer (see [`Clock::wait_until_async`]).
+    #[cfg(feature = "tokio")]
+    async fn waiting_async<T>(
+        &self,
+        mut attempt: impl FnMut() -> Result<T, Error>,
+    ) -> Result<T, Error> {
         loop {
-            match self.generate() {
+            match attempt() {
                 Err(Error::Overflow { timestamp_ms }) => {
                     crate::event!(
                         "ulid_flake::generator",

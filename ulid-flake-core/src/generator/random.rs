@@ -33,6 +33,38 @@ use super::fork;
 pub trait RandomSource {
     /// The next random value, uniform over all of `u32`.
     fn next_u32(&self) -> u32;
+
+    /// Fills `dest` with uniformly random bytes: the batch calls
+    /// ([`Generator::generate_batch`](super::Generator::generate_batch)) draw all the
+    /// increments of a batch with one call.
+    ///
+    /// The default takes [`RandomSource::next_u32`] for each 4 bytes, little-endian (the
+    /// last, partial word's unused bytes are dropped), so a scripted source scripts the
+    /// increments of a batch four bytes to a word. A source with a faster bulk draw
+    /// overrides it, as [`ThreadRandom`] does.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use ulid_flake_core::generator::RandomSource;
+    ///
+    /// struct Counter(AtomicU32);
+    ///
+    /// impl RandomSource for Counter {
+    ///     fn next_u32(&self) -> u32 {
+    ///         self.0.fetch_add(1, Ordering::Relaxed)
+    ///     }
+    /// }
+    ///
+    /// let mut bytes = [0; 6];
+    /// Counter(AtomicU32::new(0x0403_0201)).fill_bytes(&mut bytes);
+    /// assert_eq!(bytes, [1, 2, 3, 4, 2, 2]);
+    /// ```
+    fn fill_bytes(&self, dest: &mut [u8]) {
+        for chunk in dest.chunks_mut(4) {
+            let word = self.next_u32().to_le_bytes();
+            chunk.copy_from_slice(&word[..chunk.len()]);
+        }
+    }
 }
 
 /// The default randomness: a ChaCha12 cryptographically secure generator per thread, seeded
@@ -72,15 +104,37 @@ thread_local! {
 impl RandomSource for ThreadRandom {
     #[inline]
     fn next_u32(&self) -> u32 {
-        STREAM.with(|stream| {
-            let mut stream = stream.borrow_mut();
-            let forks = fork::count();
-            match &mut *stream {
-                Some(current) if current.forks == forks => current.rng.next_u32(),
-                stale => stale.insert(ThreadStream::seeded()).rng.next_u32(),
-            }
-        })
+        with_stream(|rng| rng.next_u32())
     }
+
+    /// One borrow of the thread's stream for all of `dest`: ChaCha12 fills it a block of
+    /// 64 bytes at a time (vectorised), far below the cost of a `next_u32` per byte.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{RandomSource, ThreadRandom};
+    ///
+    /// let mut bytes = [0; 64];
+    /// ThreadRandom.fill_bytes(&mut bytes);
+    /// assert!(bytes.iter().any(|&byte| byte != 0));
+    /// ```
+    #[inline]
+    fn fill_bytes(&self, dest: &mut [u8]) {
+        with_stream(|rng| rng.fill_bytes(dest));
+    }
+}
+
+/// Runs `draw` on this thread's stream, seeding it first on the thread's first draw and
+/// after a fork.
+#[inline]
+fn with_stream<T>(draw: impl FnOnce(&mut ChaCha12Rng) -> T) -> T {
+    STREAM.with(|stream| {
+        let mut stream = stream.borrow_mut();
+        let forks = fork::count();
+        match &mut *stream {
+            Some(current) if current.forks == forks => draw(&mut current.rng),
+            stale => draw(&mut stale.insert(ThreadStream::seeded()).rng),
+        }
+    })
 }
 
 impl ThreadStream {
@@ -106,6 +160,9 @@ macro_rules! forward_random {
         impl<R: RandomSource + ?Sized> RandomSource for $pointer {
             fn next_u32(&self) -> u32 {
                 (**self).next_u32()
+            }
+            fn fill_bytes(&self, dest: &mut [u8]) {
+                (**self).fill_bytes(dest);
             }
         }
     )*};

@@ -61,3 +61,46 @@ fn three_threads_two_ids_each_are_distinct_and_ordered_per_thread() {
         assert_eq!(all, expected);
     });
 }
+
+#[test]
+fn a_batch_and_single_calls_interleave_without_splitting_the_batch() {
+    loom::model(|| {
+        let generator = Arc::new(
+            Generator::builder()
+                .clock(StoppedClock)
+                .random_source(Ones)
+                .build()
+                .unwrap(),
+        );
+        let batcher = {
+            let generator = Arc::clone(&generator);
+            loom::thread::spawn(move || {
+                let mut out = [UlidFlake::MIN; 3];
+                assert_eq!(generator.generate_batch(&mut out), Ok(3));
+                out
+            })
+        };
+        let single = {
+            let generator = Arc::clone(&generator);
+            loom::thread::spawn(move || {
+                let first = generator.generate().unwrap();
+                let second = generator.generate().unwrap();
+                assert!(first < second, "{first:?} then {second:?}");
+                [first, second]
+            })
+        };
+        let batch = batcher.join().unwrap();
+        let singles = single.join().unwrap();
+        // The batch is three consecutive IDs: no single ID falls within it.
+        assert!(batch.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(singles.iter().all(|&id| id < batch[0] || id > batch[2]));
+        let mut all: Vec<UlidFlake> = batch.iter().chain(&singles).copied().collect();
+        all.sort();
+        // Five distinct IDs: the fresh 1 and four increments of 1 (a batch's bytes come from
+        // `next_u32` words of 1: one byte 1 and three zero bytes, skipped).
+        let expected: Vec<UlidFlake> = (1..=5)
+            .map(|randomness| UlidFlake::from_parts(7, randomness).unwrap())
+            .collect();
+        assert_eq!(all, expected);
+    });
+}

@@ -1,5 +1,6 @@
 //! The integration tests of `ulid-flake-core`, in one binary.
 
+mod batch;
 mod clock_faults;
 mod concurrency;
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]

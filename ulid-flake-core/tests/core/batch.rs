@@ -1,0 +1,293 @@
+//! Batches: a prefix of the caller's slice filled in one millisecond with one clock reading
+//! and one compare-and-swap, the same IDs that single calls would make (SPEC §3), on
+//! scripted clocks and randomness. The increments of a batch are drawn in bulk: with the
+//! default `fill_bytes`, each scripted word gives four bytes, little-endian, one per
+//! increment with 1-byte entropy.
+
+use std::collections::HashSet;
+
+use ulid_flake_core::generator::{Generator, Layout, ThreadRandom};
+use ulid_flake_core::lease::{LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease};
+use ulid_flake_core::{Error, UlidFlake};
+
+use crate::support::{ManualClock, ScriptedRandom, at};
+
+const FIELD_MAX: u32 = (1 << 20) - 1;
+const SCALABLE_FIELD_MAX: u16 = (1 << 15) - 1;
+
+fn scripted(unix_ms: i64) -> Generator<ManualClock, ScriptedRandom> {
+    Generator::builder()
+        .clock(ManualClock::new(unix_ms))
+        .random_source(ScriptedRandom::default())
+        .build()
+        .unwrap()
+}
+
+/// A scripted word of four 1-byte increments, the first in the lowest byte.
+fn bytes(increments: [u8; 4]) -> u32 {
+    u32::from_le_bytes(increments)
+}
+
+fn ids(parts: &[(u64, u32)]) -> Vec<UlidFlake> {
+    parts
+        .iter()
+        .map(|&(timestamp, randomness)| UlidFlake::from_parts(timestamp, randomness).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_batch_is_a_fresh_draw_then_one_increment_per_id_with_zero_skipped() {
+    let generator = scripted(at(100));
+    // The fresh draw; then 4 bytes for the 4 increments, one of them 0 (skipped); then 1
+    // byte (in a word) for the increment still missing.
+    generator
+        .random_source()
+        .push(&[10, bytes([1, 0, 2, 3]), bytes([4, 9, 9, 9])]);
+    let mut out = [UlidFlake::MIN; 5];
+    assert_eq!(generator.generate_batch(&mut out), Ok(5));
+    assert_eq!(
+        out.to_vec(),
+        ids(&[(100, 10), (100, 11), (100, 13), (100, 16), (100, 20)])
+    );
+    assert_eq!(generator.random_source().left(), 0);
+    // A single call continues after the batch.
+    generator.random_source().push(&[5]);
+    assert_eq!(
+        generator.generate(),
+        Ok(UlidFlake::from_parts(100, 25).unwrap())
+    );
+}
+
+#[test]
+fn a_batch_that_exhausts_its_millisecond_fills_what_fits_and_leaves_the_rest() {
+    let generator = scripted(at(100));
+    // Fresh at 5 below the maximum; increments 2 and 3 reach it exactly, 1 does not fit.
+    generator.random_source().push(&[
+        FIELD_MAX - 5,
+        bytes([2, 3, 1, 1]),
+        bytes([1, 1, 1, 1]),
+        bytes([1, 1, 1, 1]),
+    ]);
+    let mut out = [UlidFlake::MAX; 10];
+    assert_eq!(generator.generate_batch(&mut out), Ok(3));
+    assert_eq!(
+        out[..3].to_vec(),
+        ids(&[(100, FIELD_MAX - 5), (100, FIELD_MAX - 3), (100, FIELD_MAX)])
+    );
+    assert!(out[3..].iter().all(|&id| id == UlidFlake::MAX));
+    // The millisecond is full: the next batch in it fails as a single call does.
+    generator.random_source().clear();
+    generator.random_source().push(&[1]);
+    assert_eq!(
+        generator.generate_batch(&mut out),
+        Err(Error::Overflow { timestamp_ms: 100 })
+    );
+}
+
+#[test]
+fn a_blocking_batch_crossing_a_millisecond_boundary_waits_and_goes_on_in_the_next() {
+    let generator = scripted(at(100));
+    generator.random_source().push(&[
+        // Millisecond 100: fresh, then 3 increments drawn: 1 fits, 5 does not.
+        FIELD_MAX - 1,
+        bytes([1, 5, 5, 0]),
+        // The rest of the batch in 100: the first increment overflows; wait.
+        1,
+        // Millisecond 101: fresh, then 1 increment.
+        7,
+        bytes([3, 0, 0, 0]),
+    ]);
+    let mut out = [UlidFlake::MIN; 4];
+    generator.generate_batch_blocking(&mut out).unwrap();
+    assert_eq!(
+        out.to_vec(),
+        ids(&[(100, FIELD_MAX - 1), (100, FIELD_MAX), (101, 7), (101, 10)])
+    );
+    assert_eq!(generator.clock().waits(), [at(101)]);
+    assert_eq!(generator.random_source().left(), 0);
+}
+
+#[tokio::test]
+async fn an_async_batch_waits_for_the_next_millisecond_on_overflow() {
+    let generator = scripted(at(100));
+    generator
+        .random_source()
+        .push(&[FIELD_MAX, bytes([1, 0, 0, 0]), 1, 7, bytes([3, 0, 0, 0])]);
+    let mut out = [UlidFlake::MIN; 3];
+    generator.generate_batch_async(&mut out).await.unwrap();
+    assert_eq!(out.to_vec(), ids(&[(100, FIELD_MAX), (101, 7), (101, 10)]));
+    assert_eq!(generator.clock().waits(), [at(101)]);
+}
+
+#[test]
+fn a_scalable_batch_shifts_its_increments_past_the_scalability_id() {
+    let generator = Generator::builder()
+        .layout(Layout::Scalable { scalability_id: 7 })
+        .entropy_bytes(2)
+        .clock(ManualClock::new(at(100)))
+        .random_source(ScriptedRandom::default())
+        .build()
+        .unwrap();
+    // Fresh at 3 below the maximum; 2-byte increments 1 and 2 reach it; 1 more does not fit.
+    generator
+        .random_source()
+        .push(&[u32::from(SCALABLE_FIELD_MAX) - 3, 0x0002_0001, 0x0000_0001]);
+    let mut out = [UlidFlake::MIN; 4];
+    assert_eq!(generator.generate_batch(&mut out), Ok(3));
+    let expected: Vec<UlidFlake> = [3, 2, 0]
+        .iter()
+        .map(|below| UlidFlake::from_scalable_parts(100, SCALABLE_FIELD_MAX - below, 7).unwrap())
+        .collect();
+    assert_eq!(out[..3].to_vec(), expected);
+}
+
+#[test]
+fn an_empty_batch_fills_nothing_without_reading_the_clock() {
+    // The clock reads before the epoch: any reading would fail.
+    let generator = scripted(at(-1));
+    assert_eq!(generator.generate_batch(&mut []), Ok(0));
+    generator.generate_batch_blocking(&mut []).unwrap();
+    assert_eq!(
+        generator.generate_batch(&mut [UlidFlake::MIN]),
+        Err(Error::TimestampOutOfRange { found_ms: -1 })
+    );
+}
+
+#[test]
+fn a_batch_in_a_rollback_continues_in_the_last_millisecond() {
+    let generator = scripted(at(100));
+    generator.random_source().push(&[50]);
+    generator.generate().unwrap();
+    generator.clock().set(at(99));
+    generator.random_source().push(&[1, bytes([2, 0, 0, 0])]);
+    let mut out = [UlidFlake::MIN; 2];
+    assert_eq!(generator.generate_batch(&mut out), Ok(2));
+    assert_eq!(out.to_vec(), ids(&[(100, 51), (100, 53)]));
+}
+
+/// A table that grants every id and renews nothing: the lease stays valid until its first
+/// deadline.
+struct GrantsAll;
+
+impl LeaseStore for GrantsAll {
+    type Error = std::io::Error;
+    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+#[test]
+fn the_lease_gate_refuses_a_batch_past_its_deadline() {
+    let options = LeaseOptions::new("jobs").ids(8..=8).generator(
+        Generator::builder()
+            .clock(ManualClock::new(at(1_000_000)))
+            .random_source(ThreadRandom),
+    );
+    let lease = ScalabilityIdLease::acquire(GrantsAll, options).unwrap();
+    let generator = lease.generator();
+    let mut out = [UlidFlake::MIN; 8];
+    assert!(generator.generate_batch(&mut out).unwrap() >= 1);
+    assert_eq!(out[0].scalability_id(), 8);
+    // Past the lease's deadline (15 s × 0.999 − 1 s after it was taken).
+    generator.clock().set(at(1_020_000));
+    let mut refused = [UlidFlake::MIN; 8];
+    assert!(matches!(
+        generator.generate_batch(&mut refused),
+        Err(Error::LeaseNotValid {
+            scalability_id: 8,
+            valid_until_unix_ms: Some(_)
+        })
+    ));
+    assert!(matches!(
+        generator.generate_batch_blocking(&mut refused),
+        Err(Error::LeaseNotValid { .. })
+    ));
+    assert!(refused.iter().all(|&id| id == UlidFlake::MIN));
+}
+
+#[test]
+fn no_other_threads_id_falls_within_a_batch() {
+    let generator = Generator::new();
+    let (batches, singles) = std::thread::scope(|scope| {
+        let batches = scope.spawn(|| {
+            let mut batches = Vec::new();
+            let mut out = [UlidFlake::MIN; 64];
+            while batches.len() < 20_000 {
+                if let Ok(filled) = generator.generate_batch(&mut out) {
+                    batches.push(out[..filled].to_vec());
+                }
+            }
+            batches
+        });
+        let singles = scope.spawn(|| {
+            (0..200_000)
+                .map(|_| generator.generate_blocking().unwrap())
+                .collect::<Vec<_>>()
+        });
+        (batches.join().unwrap(), singles.join().unwrap())
+    });
+    let batch_ids: Vec<UlidFlake> = batches.iter().flatten().copied().collect();
+    assert!(batch_ids.windows(2).all(|pair| pair[0] < pair[1]));
+    assert!(singles.windows(2).all(|pair| pair[0] < pair[1]));
+    let distinct: HashSet<UlidFlake> = batch_ids.iter().chain(&singles).copied().collect();
+    assert_eq!(distinct.len(), batch_ids.len() + singles.len());
+    // Each batch is one range of the sequence: no single ID between its first and last.
+    for batch in &batches {
+        let (first, last) = (batch[0], batch[batch.len() - 1]);
+        let inside = singles.partition_point(|&id| id <= first);
+        assert!(
+            singles.get(inside).is_none_or(|&id| id > last),
+            "{:?} within {first:?}..={last:?}",
+            singles[inside]
+        );
+    }
+}
+
+/// Exit codes of the forked child.
+const LEFT_THE_MILLISECOND: i32 = 0;
+const CONTINUED_THE_PARENTS_MILLISECOND: i32 = 1;
+const NO_FRESH_BATCH: i32 = 2;
+
+#[test]
+fn a_batch_in_a_forked_child_leaves_the_parents_millisecond() {
+    let generator = Generator::builder()
+        .clock(ManualClock::new(at(0)))
+        .random_source(ThreadRandom)
+        .build()
+        .unwrap();
+    generator.generate().unwrap();
+    // SAFETY: the child only generates IDs (atomics, thread-locals, a getrandom call) and
+    // leaves with _exit; it returns to no test harness code.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork failed");
+    if pid == 0 {
+        let mut out = [UlidFlake::MIN; 4];
+        let verdict = match generator.generate_batch(&mut out) {
+            Err(Error::Overflow { timestamp_ms: 0 }) => {
+                generator.clock().set(at(1));
+                match generator.generate_batch(&mut out) {
+                    Ok(4) if out.iter().all(|id| id.ms_since_epoch() == 1) => LEFT_THE_MILLISECOND,
+                    _ => NO_FRESH_BATCH,
+                }
+            }
+            _ => CONTINUED_THE_PARENTS_MILLISECOND,
+        };
+        // SAFETY: `_exit` ends the child without running the parent's destructors.
+        unsafe { libc::_exit(verdict) };
+    }
+    let mut status = 0;
+    // SAFETY: waiting for our own child, with a valid status pointer.
+    assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+    assert!(libc::WIFEXITED(status), "the child did not exit normally");
+    assert_eq!(
+        libc::WEXITSTATUS(status),
+        LEFT_THE_MILLISECOND,
+        "1: the child's batch continued the parent's millisecond; 2: no batch in the next"
+    );
+}
