@@ -97,6 +97,14 @@ pub enum Error {
         /// The largest size the layout allows, in bytes.
         max: u8,
     },
+    /// A generator's headroom (`GeneratorBuilder::headroom_bits`) as wide as its randomness
+    /// field or wider: `0..=19` bits stand-alone, `0..=14` scalable.
+    InvalidHeadroom {
+        /// The headroom that was found, in bits.
+        found: u8,
+        /// The largest headroom the layout allows, in bits.
+        max: u8,
+    },
     /// A scalability id outside `0..=31`.
     InvalidScalabilityId {
         /// The id that was found.
@@ -234,6 +242,10 @@ impl fmt::Display for Error {
             Self::InvalidEntropySize { found, max } => write!(
                 f,
                 "invalid entropy size: expected 1..={max} bytes for this layout, found {found}"
+            ),
+            Self::InvalidHeadroom { found, max } => write!(
+                f,
+                "invalid headroom: expected 0..={max} bits for this layout, found {found}"
             ),
             Self::InvalidScalabilityId { found } => {
                 write!(f, "invalid scalability id: expected 0..=31, found {found}")

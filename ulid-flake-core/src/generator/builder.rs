@@ -72,6 +72,11 @@ pub(super) struct Config {
     pub(super) increment_mask: u32,
     /// The scalability id, or 0: where the gate starts.
     pub(super) low_bits: u64,
+    /// How many top bits of the field a millisecond's first randomness leaves at 0.
+    pub(super) headroom_bits: u8,
+    /// The mask of a millisecond's first randomness: the field's maximum, shifted right by
+    /// the headroom.
+    pub(super) fresh_mask: u32,
 }
 
 impl Config {
@@ -81,6 +86,7 @@ impl Config {
             layout,
             entropy_bytes,
             rollback_allowance,
+            headroom_bits,
         } = settings;
         let (randomness_shift, randomness_max, low_bits) = match layout {
             Layout::StandAlone => (0, RANDOMNESS_MAX, 0),
@@ -102,6 +108,13 @@ impl Config {
                 max,
             });
         }
+        let field_bits = randomness_max.count_ones() as u8;
+        if headroom_bits >= field_bits {
+            return Err(Error::InvalidHeadroom {
+                found: headroom_bits,
+                max: field_bits - 1,
+            });
+        }
         Ok(Self {
             epoch,
             layout,
@@ -112,6 +125,8 @@ impl Config {
             randomness_max,
             increment_mask: (1 << (8 * u32::from(entropy_bytes))) - 1,
             low_bits,
+            headroom_bits,
+            fresh_mask: randomness_max >> headroom_bits,
         })
     }
 
@@ -157,6 +172,7 @@ struct Settings {
     layout: Layout,
     entropy_bytes: u8,
     rollback_allowance: Duration,
+    headroom_bits: u8,
 }
 
 impl GeneratorBuilder {
@@ -168,6 +184,7 @@ impl GeneratorBuilder {
                 layout: Layout::StandAlone,
                 entropy_bytes: 1,
                 rollback_allowance: DEFAULT_ROLLBACK_ALLOWANCE,
+                headroom_bits: 0,
             },
             clock: SystemClock,
             random: ThreadRandom,
@@ -240,6 +257,33 @@ impl<C, R> GeneratorBuilder<C, R> {
         self
     }
 
+    /// A guaranteed capacity per millisecond (from SCRU160): the first ID of each millisecond
+    /// draws its randomness from the lower `2^(F-h)` values of the field only (`F` = 20
+    /// stand-alone, 15 scalable; `h` = `headroom_bits`), so at least `2^F - 2^(F-h)` values
+    /// are left above it for the increments, and every millisecond holds at least
+    /// [`Generator::guaranteed_ids_per_ms`] IDs: `1 + ⌊(2^F − 2^(F−h)) / (2^(8n) − 1)⌋`
+    /// (`n` the entropy size in bytes) — 2,057 stand-alone with `h` = 1 and 1-byte entropy,
+    /// where without headroom a millisecond whose first draw lands at the top holds 1.
+    ///
+    /// The cost: the first ID of a millisecond has `h` fewer unpredictable bits (its top `h`
+    /// randomness bits are 0), and IDs cluster in the lower part of the field. The
+    /// increments, and so the guessability of the IDs after the first, are unchanged.
+    /// `0..=F-1`; 0 (off, the specification's uniform draw over the whole field) unless set.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, generator::Generator};
+    ///
+    /// let generator = Generator::builder().headroom_bits(1).build()?;
+    /// assert_eq!(generator.guaranteed_ids_per_ms(), 2_057);
+    /// let too_much = Generator::builder().headroom_bits(20).build();
+    /// assert_eq!(too_much.unwrap_err(), Error::InvalidHeadroom { found: 20, max: 19 });
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn headroom_bits(mut self, headroom_bits: u8) -> Self {
+        self.settings.headroom_bits = headroom_bits;
+        self
+    }
+
     /// How far the clock may move back (counted in whole milliseconds) before generation
     /// fails with [`Error::ClockMovedBackwards`]; within it, IDs carry on in the last
     /// millisecond. [`DEFAULT_ROLLBACK_ALLOWANCE`] unless set; zero fails on any rollback,
@@ -293,7 +337,8 @@ impl<C, R> GeneratorBuilder<C, R> {
     /// # Errors
     ///
     /// [`Error::InvalidScalabilityId`] for an id above 31; [`Error::InvalidEntropySize`] for
-    /// an entropy size outside the layout's range.
+    /// an entropy size outside the layout's range; [`Error::InvalidHeadroom`] for a headroom
+    /// of the whole field or more.
     ///
     /// ```
     /// let generator = ulid_flake_core::generator::Generator::builder().build()?;

@@ -440,7 +440,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         let low_bits = gate::scalability_id(gate);
         let last_ms = last >> RANDOMNESS_BITS;
         if last == NO_ID_YET || now > last_ms {
-            let fresh = self.random.next_u32() & config.randomness_max;
+            let fresh = self.random.next_u32() & config.fresh_mask;
             return Ok(config.compose(now, fresh, low_bits));
         }
         let behind = last_ms - now;
@@ -838,6 +838,39 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// ```
     pub fn random_source(&self) -> &R {
         &self.random
+    }
+
+    /// How many top bits of the randomness field a millisecond's first ID leaves at 0 (see
+    /// [`GeneratorBuilder::headroom_bits`]); 0 unless set.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::Generator;
+    /// assert_eq!(Generator::new().headroom_bits(), 0);
+    /// ```
+    pub fn headroom_bits(&self) -> u8 {
+        self.config.headroom_bits
+    }
+
+    /// How many IDs every millisecond holds at the least, whatever the random draws:
+    /// `1 + ⌊(field maximum − largest first draw) / largest increment⌋`. 1 without headroom
+    /// (a first draw at the top of the field leaves no room); see
+    /// [`GeneratorBuilder::headroom_bits`].
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{Generator, Layout};
+    ///
+    /// assert_eq!(Generator::new().guaranteed_ids_per_ms(), 1);
+    /// let scalable = Generator::builder()
+    ///     .layout(Layout::Scalable { scalability_id: 0 })
+    ///     .headroom_bits(2)
+    ///     .build()?;
+    /// // (2^15 − 2^13) / 255 = 96.4: 1 + 96.
+    /// assert_eq!(scalable.guaranteed_ids_per_ms(), 97);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn guaranteed_ids_per_ms(&self) -> u32 {
+        let config = &self.config;
+        1 + (config.randomness_max - config.fresh_mask) / config.increment_mask
     }
 
     /// How far back the clock may move before generation fails, in milliseconds.

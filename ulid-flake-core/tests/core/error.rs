@@ -31,6 +31,10 @@ fn every_error_message_says_what_was_expected_and_found() {
             "invalid entropy size: expected 1..=2 bytes for this layout, found 3",
         ),
         (
+            Error::InvalidHeadroom { found: 20, max: 19 },
+            "invalid headroom: expected 0..=19 bits for this layout, found 20",
+        ),
+        (
             Error::InvalidScalabilityId { found: 32 },
             "invalid scalability id: expected 0..=31, found 32",
         ),

@@ -12,6 +12,7 @@ mod fork;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 mod fuzzing;
 mod generator;
+mod headroom;
 mod id;
 mod lease;
 #[cfg(ulid_flake_loom)]
