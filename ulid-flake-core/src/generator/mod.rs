@@ -40,6 +40,7 @@ mod fork;
 mod gate;
 mod random;
 mod statefulset;
+mod ticker;
 
 #[cfg(not(ulid_flake_loom))]
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -61,6 +62,7 @@ pub use random::{RandomSource, ThreadRandom};
 pub use statefulset::{
     HOSTNAME_VARIABLE, scalability_id_from_hostname, scalability_id_from_statefulset,
 };
+pub use ticker::TickerClock;
 
 use crate::{Epoch, Error, RANDOMNESS_BITS, UlidFlake};
 

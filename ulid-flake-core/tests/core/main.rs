@@ -27,6 +27,7 @@ mod schema;
 mod serde;
 mod statefulset;
 mod support;
+mod ticker;
 mod timestamp;
 #[cfg(feature = "tracing")]
 mod tracing;
