@@ -14,11 +14,17 @@ pub const BURST: u64 = 64;
 /// crosses a millisecond boundary and is dropped; a stall on a contended lock or cache line
 /// within the millisecond is counted. The sustained rate is capped by each format's
 /// capacity, not by this cost (see the bulk benchmark).
-pub fn time_in_bursts(iters: u64, mut call: impl FnMut() -> bool) -> Duration {
+pub fn time_in_bursts(iters: u64, call: impl FnMut() -> bool) -> Duration {
+    time_in_bursts_of(BURST, iters, call)
+}
+
+/// [`time_in_bursts`] with `burst` calls per burst: 1 for a call that fills a batch, which
+/// holds a good part of a millisecond's capacity by itself.
+pub fn time_in_bursts_of(burst: u64, iters: u64, mut call: impl FnMut() -> bool) -> Duration {
     let mut counted = Duration::ZERO;
     let mut done = 0;
     while done < iters {
-        let calls = BURST.min(iters - done);
+        let calls = burst.min(iters - done);
         let millisecond = unix_ms();
         let start = Instant::now();
         let mut all_succeeded = true;
