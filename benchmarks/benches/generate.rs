@@ -207,13 +207,16 @@ fn batch(c: &mut Criterion) {
         .clock(TickerClock::start().unwrap())
         .build()
         .unwrap();
-    group.bench_function("ulid-flake generate_batch (headroom 1 bit, TickerClock)", |b| {
-        b.iter_custom(|iters| {
-            time_in_bursts_of(1, iters, || {
-                ticking.generate_batch(black_box(&mut out)) == Ok(BATCH)
-            })
-        });
-    });
+    group.bench_function(
+        "ulid-flake generate_batch (headroom 1 bit, TickerClock)",
+        |b| {
+            b.iter_custom(|iters| {
+                time_in_bursts_of(1, iters, || {
+                    ticking.generate_batch(black_box(&mut out)) == Ok(BATCH)
+                })
+            });
+        },
+    );
     group.finish();
 }
 

@@ -21,6 +21,42 @@
 //! 1-byte entropy a millisecond holds about 4,096 IDs on average in the stand-alone layout,
 //! about 128 in the scalable one.
 //!
+//! # Bulk work: batches, headroom and a fast clock
+//!
+//! - **Batches.** [`Generator::generate_batch`] fills a prefix of a slice with IDs reserved
+//!   together — one clock reading and one compare-and-swap for the whole batch, the
+//!   increments drawn with one [`RandomSource::fill_bytes`] — and returns how many fit in
+//!   the millisecond; [`Generator::generate_batch_blocking`] (and
+//!   `Generator::generate_batch_async`) fill the whole slice, waiting for the next
+//!   millisecond when one is exhausted. Same guarantees as single calls: the same checks
+//!   (fork, lease deadline, rollback), strictly increasing IDs, and no other thread's ID
+//!   within a millisecond's part of a batch. For `UNNEST`, `COPY` or a multi-row `INSERT`.
+//! - **Headroom** ([`GeneratorBuilder::headroom_bits`], opt-in). The first ID of a
+//!   millisecond starts anywhere in the field, so a millisecond that starts near the top
+//!   holds only a few IDs and a bulk writer waits for the next one. With a headroom of `h`
+//!   bits the first randomness comes from the lower `2^(F-h)` values of the field only, and
+//!   every millisecond holds at least [`Generator::guaranteed_ids_per_ms`] IDs (2,057
+//!   stand-alone with `h` = 1) — at the cost of `h` bits of unpredictability in each
+//!   millisecond's first ID.
+//! - **A fast clock** ([`TickerClock`], opt-in). A thread publishes the millisecond at each
+//!   boundary, so a reading is one load instead of a system-clock read; it lags the system
+//!   clock by the thread's wake-up latency (tens of µs on an idle machine, a scheduling
+//!   delay on a busy one), and its type's docs say what happens on a clock step, a suspend
+//!   and a fork. The default stays [`SystemClock`], read on every call.
+//!
+//! ```
+//! use ulid_flake_core::{UlidFlake, generator::{Generator, TickerClock}};
+//!
+//! let generator = Generator::builder()
+//!     .headroom_bits(1)
+//!     .clock(TickerClock::start()?)
+//!     .build()?;
+//! let mut rows = vec![UlidFlake::MIN; 5_000];
+//! generator.generate_batch_blocking(&mut rows)?;
+//! assert!(rows.windows(2).all(|pair| pair[0] < pair[1]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ```
 //! use ulid_flake_core::generator::{Generator, Layout};
 //!
