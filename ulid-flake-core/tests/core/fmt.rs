@@ -26,8 +26,8 @@ fn binary_matches_the_spec_vector() {
 }
 
 #[test]
-fn hex_and_binary_are_not_padded() {
-    // Small values give short forms.
+fn small_values_give_short_forms() {
+    // No padding.
     assert_eq!(UlidFlake::MIN.to_hex(), "0x0");
     assert_eq!(UlidFlake::MIN.to_bin(), "0b0");
     assert_eq!(UlidFlake::MAX.to_hex(), "0x7FFFFFFFFFFFFFFF");

@@ -196,7 +196,7 @@ fn bytes_match_the_untyped_value() {
 }
 
 #[test]
-fn hex_binary_and_format_specs_match_the_untyped_value() {
+fn formatting_matches_the_untyped_value() {
     let (value, id) = formatting_vector();
     assert_eq!(id.to_hex(), "0x3CB47C72EF7594");
     assert_eq!(id.to_bin(), value.to_bin());
