@@ -385,11 +385,19 @@ mod tests {
             "invalid Ulid-Flake literal \"0U0000000000A\": invalid character 'U' at index 1: \
              expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)"
         );
+    }
+
+    #[test]
+    fn the_message_names_a_value_out_of_range() {
         assert_eq!(
             message("\"8000000000000\""),
             "invalid Ulid-Flake literal \"8000000000000\": value out of range: expected \
              0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808"
         );
+    }
+
+    #[test]
+    fn the_message_names_the_wrong_length() {
         assert_eq!(
             message("\"00CMXB6TAK4S\""),
             "invalid Ulid-Flake literal \"00CMXB6TAK4S\": invalid length: expected 13 ASCII \
