@@ -12,12 +12,20 @@
 //! | UUIDv7 | `uuid` | `UUID` (native since 10.7; since 10.11.5 it stores v6+ unswapped, in byte order) |
 //! | UUIDv4 | `uuid` | `UUID` |
 //!
+//! MariaDB's native `UUID` rather than `BINARY(16)`: the same 16 bytes, and on this server
+//! version (10.11.5 and later) a UUIDv7 is kept in its own byte order, so both are time-ordered
+//! the same way; sqlx binds a `Uuid` as those 16 bytes either way.
+//!
 //! Every table has the same payload, `created_at` (a millisecond timestamp) and `body` (a text
 //! of about 40 characters), and the same secondary index on `created_at`: the only difference
 //! is the key. Rows go in through sqlx in multi-row `INSERT … VALUES` statements of `--batch`
 //! rows (1,000), one statement per transaction, on one connection; keys and timestamps are
 //! made while the batch is built, as an application would. `created_at` is the key's own
 //! timestamp for Ulid-Flake and UUIDv7, the system clock for the others.
+//!
+//! The kinds run one after another, each on a fresh table that is dropped once measured (so
+//! the next one has the disk and the buffer cache to itself), after an untimed round of all
+//! four on 10 batches that warms up the connection and the server.
 //!
 //! Reported, as Markdown on stdout, with ratios against the auto-increment key:
 //!
@@ -46,7 +54,7 @@
 //! ```
 //!
 //! `--smoke` runs 5,000 rows in segments of 1,000 with 1,000 lookups and writes the CSV and
-//! SVG to the temp directory unless given paths: seconds, not the hour of the full run.
+//! SVG to the temp directory unless given paths, and prints no progress: it takes seconds.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -71,6 +79,8 @@ struct Settings {
     databases: Vec<Database>,
     csv: String,
     svg: String,
+    /// Whether to print every segment's rate to stderr as it ends (not in smoke mode).
+    progress: bool,
 }
 
 impl Settings {
@@ -89,6 +99,7 @@ impl Settings {
                 databases: vec![Database::Postgres, Database::MariaDb],
                 csv: temp.join("db-insert-rate.csv").display().to_string(),
                 svg: temp.join("db-insert-rate.svg").display().to_string(),
+                progress: false,
             }
         } else {
             Self {
@@ -100,6 +111,7 @@ impl Settings {
                 databases: vec![Database::Postgres, Database::MariaDb],
                 csv: "benchmarks/db-insert-rate.csv".into(),
                 svg: "benchmarks/db-insert-rate.svg".into(),
+                progress: true,
             }
         };
         let mut args = args.into_iter();
@@ -383,6 +395,8 @@ impl Pool {
                 .fetch_one(pool)
                 .await
                 .unwrap();
+                // "15.18 (Debian 15.18-0+deb12u1)": the number is enough.
+                let version = version.split_whitespace().next().unwrap_or_default();
                 format!("PostgreSQL {version} (shared_buffers {buffers})")
             }
             Self::MariaDb(pool) => {
@@ -391,8 +405,10 @@ impl Pool {
                         .fetch_one(pool)
                         .await
                         .unwrap();
+                // "10.11.19-MariaDB-0+deb12u1": the number is enough.
+                let version = version.split('-').next().unwrap_or_default();
                 format!(
-                    "MariaDB {version}, InnoDB (innodb_buffer_pool_size {} MiB)",
+                    "MariaDB {version}, InnoDB (buffer pool {} MiB)",
                     buffer_pool >> 20
                 )
             }
@@ -691,12 +707,14 @@ async fn measure(pool: &Pool, kind: Kind, settings: &Settings) -> Measured {
         }
         let elapsed = start.elapsed();
         segments.push(elapsed);
-        eprintln!(
-            "db: {} {name}: {} rows, {:.0} rows/s",
-            database.name(),
-            segment_start + settings.segment,
-            settings.segment as f64 / elapsed.as_secs_f64()
-        );
+        if settings.progress {
+            eprintln!(
+                "db: {} {name}: {} rows, {:.0} rows/s",
+                database.name(),
+                segment_start + settings.segment,
+                settings.segment as f64 / elapsed.as_secs_f64()
+            );
+        }
     }
 
     let sizes = pool.sizes(kind).await;
@@ -962,9 +980,10 @@ fn svg(settings: &Settings, all: &[Outcome]) -> String {
         let y = |rate: f64| top + PANEL - rate / y_max * PANEL;
         writeln!(
             out,
-            r#"<text x="{LEFT}" y="{}" font-size="14" font-weight="bold">{}: insert rate over rows ({} rows per INSERT)</text>"#,
+            r#"<text x="{LEFT}" y="{}" font-size="14"><tspan font-weight="bold">{}</tspan>: insert rate per {} rows, {} rows per INSERT</text>"#,
             top - 14.0,
             escape(heading),
+            thousands(settings.segment as f64),
             settings.batch
         )
         .unwrap();
@@ -1031,7 +1050,8 @@ fn svg(settings: &Settings, all: &[Outcome]) -> String {
             let colour = r.kind.colour();
             writeln!(
                 out,
-                r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#,
+                r#"<polyline fill="none" stroke="{colour}" stroke-width="{}" points="{}"/>"#,
+                if r.kind == Kind::UlidFlake { 3 } else { 2 },
                 points.join(" ")
             )
             .unwrap();
@@ -1081,6 +1101,7 @@ async fn main() {
             segment: settings.batch * 10,
             lookups: 100,
             scans: 1,
+            progress: false,
             ..settings.clone()
         };
         eprintln!("db: {}: warming up", database.name());
@@ -1108,6 +1129,13 @@ async fn main() {
     println!(
         "## Database scale ({} rows per key, batches of {}, {} lookups)\n",
         settings.rows, settings.batch, settings.lookups
+    );
+    println!(
+        "Each table: the key, `created_at` (indexed) and a ~40-character `body`. \
+         `× auto-increment` is the key's figure over auto-increment's: for rates higher is \
+         better, for sizes and times lower is better. The range scan fetches the rows of a \
+         time window holding 1% of them, through the key where the key can answer it \
+         (Ulid-Flake, UUIDv7) and through the `created_at` index.\n"
     );
     for outcome in &all {
         println!("{}", report(&settings, outcome));
