@@ -61,7 +61,7 @@ cargo bench -q -p ulid-flake-benchmarks --benches -- --test
 step "the database-scale benchmark in smoke mode (5,000 rows per key), so it cannot rot"
 # The full run is scripts/bench-db.sh, on demand. cargo bench above has built this binary
 # already (benchmarks build their package's binaries, and the bench profile is release's), so
-# this only runs it: about 10 s with the servers' start. The report goes nowhere; the CSV and
+# this only runs it: 10 to 20 s with the servers' start. The report goes nowhere; the CSV and
 # the chart go to a temp directory, never over the committed ones.
 smoke=$(mktemp -d)
 scripts/with-databases.sh cargo run -q --release -p ulid-flake-benchmarks --bin db -- \

@@ -980,11 +980,10 @@ fn svg(settings: &Settings, all: &[Outcome]) -> String {
         let y = |rate: f64| top + PANEL - rate / y_max * PANEL;
         writeln!(
             out,
-            r#"<text x="{LEFT}" y="{}" font-size="14"><tspan font-weight="bold">{}</tspan>: insert rate per {} rows, {} rows per INSERT</text>"#,
+            r#"<text x="{LEFT}" y="{}" font-size="14"><tspan font-weight="bold">{}</tspan>: rows/s per {} rows</text>"#,
             top - 14.0,
             escape(heading),
             thousands(settings.segment as f64),
-            settings.batch
         )
         .unwrap();
         let mut tick = 0.0;
@@ -1017,9 +1016,10 @@ fn svg(settings: &Settings, all: &[Outcome]) -> String {
         }
         writeln!(
             out,
-            r#"<text x="{}" y="{}" text-anchor="middle">rows inserted</text>"#,
+            r#"<text x="{}" y="{}" text-anchor="middle">rows inserted ({} rows per INSERT)</text>"#,
             LEFT + plot_width / 2.0,
-            top + PANEL + 36.0
+            top + PANEL + 36.0,
+            settings.batch
         )
         .unwrap();
         writeln!(
