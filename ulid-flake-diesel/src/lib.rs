@@ -54,8 +54,18 @@
 //!
 //! A negative `BIGINT` fails to load with a deserialization error whose message names it —
 //! `value out of range: expected 0..=9223372036854775807 ..., found -5` — never a panic and
-//! never a wrapped ID. (From a nullable column, read as an `Option`, Diesel's message names
-//! the field instead, and this error is its `source()`.)
+//! never a wrapped ID. That is what `{error}` prints for a `NOT NULL` column read as an
+//! `Id<T>`, a `UlidFlake`, a newtype or a struct's field.
+//!
+//! From a nullable column, read as an `Option<Id<T>>` (alone or as a struct's field), the
+//! message is Diesel's and names only the field — `Error deserializing field 'invited_by'` —
+//! and the error above is its [`source()`](std::error::Error::source), so a reporter that
+//! prints the chain (anyhow's `{:#}`) shows `Error deserializing field 'invited_by': value out
+//! of range: ..., found -5`. This crate cannot change that: Diesel reads every `Option<T>`
+//! through its own `Queryable` impl, which takes the value through `FromSql` and wraps any
+//! error of `FromSql` in its `DeserializeFieldError`, and the orphan rule leaves no impl for
+//! `Option<Id<T>>` to this crate. (For a `NOT NULL` column, `Id<T>`'s own `Queryable` checks
+//! the value after Diesel has read the `i64`, so nothing wraps the error.)
 //!
 //! # Rows made in a time window
 //!
