@@ -122,6 +122,38 @@
 //! # Ok::<(), ulid_flake_diesel::Error>(())
 //! ```
 //!
+//! # diesel-async
+//!
+//! The impls are generic over the backend, so [diesel-async](https://docs.rs/diesel-async)'s
+//! `AsyncPgConnection` and `AsyncMysqlConnection` load and store `Id<T>`, `UlidFlake` and
+//! newtypes as they are: this crate has no diesel-async feature and needs none. Add
+//! `diesel-async` (0.9, the release for Diesel 2.3) with its `postgres` or `mysql` feature;
+//! this crate's `postgres` and `mysql` features are then needed only for what uses a
+//! synchronous connection (the `ulid_flake_to_timestamp` declarations, `create_*_functions`
+//! and the leases), since they link the C client libraries that diesel-async does without.
+//! The SQL of the helper functions is in [`sql`], for `batch_execute` on an async connection.
+//!
+//! ```no_run
+//! # use diesel::{ExpressionMethods, QueryDsl, SelectableHelper};
+//! # diesel::table! { users (id) { id -> BigInt, name -> Text, invited_by -> Nullable<BigInt> } }
+//! # #[derive(diesel::Queryable, diesel::Selectable, diesel::Insertable)]
+//! # #[diesel(table_name = users)]
+//! # struct User { id: ulid_flake_diesel::Id<User>, name: String, invited_by: Option<ulid_flake_diesel::Id<User>> }
+//! use diesel_async::{AsyncPgConnection, RunQueryDsl};
+//! use ulid_flake_diesel::Id;
+//!
+//! # async fn example(conn: &mut AsyncPgConnection) -> Result<(), Box<dyn std::error::Error>> {
+//! let ada = User { id: Id::generate()?, name: "Ada".into(), invited_by: None };
+//! diesel::insert_into(users::table).values(&ada).execute(conn).await?;
+//! let some: Vec<User> = users::table
+//!     .filter(users::id.eq_any(vec![ada.id]))
+//!     .select(User::as_select())
+//!     .load(conn)
+//!     .await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Replicas: scalability-id leases
 //!
 //! `lease_postgres` and `lease_mysql` lease one of the 32 scalability ids from the database,

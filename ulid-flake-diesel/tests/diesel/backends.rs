@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use ulid_flake_diesel::generator::Generator;
 use ulid_flake_diesel::{Epoch, Id, Prefix, PrefixedId, UlidFlake};
 
-use crate::support::{User, VALUES, users};
+use crate::support::{User, VALUES, chain, out_of_range, users};
 
 ulid_flake_diesel::newtype! {
     /// A user's own key type.
@@ -25,26 +25,6 @@ struct NewtypeRow {
 
 impl Prefix for User {
     const PREFIX: &'static str = "user";
-}
-
-/// The message of an error followed by those of its sources, joined by ": ", as error reporters
-/// (anyhow's `{:#}`, eyre) print them.
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(error) = source {
-        message = format!("{message}: {error}");
-        source = error.source();
-    }
-    message
-}
-
-/// The message of loading `found` from a `BIGINT`.
-fn out_of_range(found: i64) -> String {
-    format!(
-        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
-         found {found}"
-    )
 }
 
 fn user(id: impl Into<Id<User>>, name: &str, invited_by: Option<Id<User>>) -> User {
