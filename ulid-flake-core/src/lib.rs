@@ -70,6 +70,26 @@
 //!   less than the generator's allowance (1 s by default) keeps IDs ordered instead of failing
 //!   or re-randomising an older timestamp.
 //!
+//! # Clients without an adapter crate
+//!
+//! The sqlx and Diesel integrations have adapter crates (`ulid-flake-sqlx`,
+//! `ulid-flake-diesel`); these are features of this crate alone. Each covers [`UlidFlake`],
+//! [`Id<T>`](Id) and [`PrefixedId<T>`](PrefixedId), and reports a bad value with this crate's
+//! [`Error`] as the source of the client's own error, so its message says what was expected
+//! and what was found.
+//!
+//! - **`postgres-types`** (the `postgres` and `tokio-postgres` clients, 0.7): `ToSql` and
+//!   `FromSql` for `INT8` (`BIGINT`), so IDs bind as parameters and read from rows; `INT8[]`
+//!   follows through postgres-types' `Vec`/slice impls (`= ANY($1)` with a slice of IDs), and
+//!   `Option` reads `NULL` as postgres-types' own `Option` impl does. A negative `INT8` is an
+//!   [`Error::OutOfRange`] that names it. A `TEXT`, `VARCHAR` or `CHAR(n)` value holds the
+//!   type's text, written as `Display` writes it and read as `FromStr` reads it (either case;
+//!   `user_` first for a `PrefixedId<User>`); an integer's decimal digits in a text column are
+//!   an error, never guessed at. Other integer types (`INT4`) are refused, as for `i64`. These
+//!   impls see the binary format only: the text protocol (`simple_query`) takes no parameters
+//!   and hands back strings — an `INT8` as its decimal, which `i64::from_str` and
+//!   `UlidFlake::try_from` read.
+//!
 //! # The format
 //!
 //! | layout | bit 63 | bits 62..20 | bits 19..5 | bits 4..0 |
