@@ -90,6 +90,17 @@
 //!   and hands back strings — an `INT8` as its decimal, which `i64::from_str` and
 //!   `UlidFlake::try_from` read.
 //!
+//! - **`rusqlite`** (rusqlite 0.39: the release that links libsqlite3-sys 0.37, as sqlx 0.9's
+//!   SQLite driver does, so both fit in one build; pick rusqlite's `bundled` feature or the
+//!   system library yourself): `ToSql` writes an `INTEGER`; `FromSql` follows the value's
+//!   storage class, since SQLite keeps one per value: an `INTEGER` is the ID (a negative one
+//!   is an [`Error::OutOfRange`]), a `TEXT` is the type's text as `FromStr` reads it, a `REAL`
+//!   or `BLOB` is rusqlite's `InvalidColumnType`, `NULL` is `None` for an `Option`. Decimal
+//!   digits in a `TEXT` are read as text, not guessed to be an integer: an ID bound into a
+//!   `TEXT` column (which stores its digits) therefore fails to read back — or, for an ID
+//!   below 10^13 (13 digits, valid Base32), reads as another ID. Keep IDs in `INTEGER`
+//!   columns, or write `id.to_string()` into `TEXT` ones.
+//!
 //! # The format
 //!
 //! | layout | bit 63 | bits 62..20 | bits 19..5 | bits 4..0 |

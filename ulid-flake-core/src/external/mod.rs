@@ -14,6 +14,8 @@ mod postgres_types_support;
 pub(crate) mod proptest_support;
 #[cfg(feature = "rand010")]
 pub(crate) mod rand010_support;
+#[cfg(feature = "rusqlite")]
+mod rusqlite_support;
 #[cfg(feature = "schemars")]
 mod schemars_support;
 #[cfg(feature = "serde")]
@@ -32,7 +34,7 @@ mod uuid_support;
 /// and [`PrefixedId<T>`](crate::PrefixedId) alike: the integer of a `BIGINT` column, and the
 /// type's own text (`Display`/`FromStr`: 13 characters, with `T`'s prefix and `_` before them
 /// for a `PrefixedId<T>`).
-#[cfg(feature = "postgres-types")]
+#[cfg(any(feature = "postgres-types", feature = "rusqlite"))]
 pub(crate) mod text_form {
     use crate::{ENCODED_LEN, Error, Id, Prefix, PrefixedId, UlidFlake};
 
@@ -48,6 +50,10 @@ pub(crate) mod text_form {
         fn parse_text(text: &[u8]) -> Result<Self, Error>;
 
         /// Calls `f` with the ID's text, as `Display` writes it, without allocating.
+        #[cfg_attr(
+            not(feature = "postgres-types"),
+            allow(dead_code, reason = "rusqlite writes the integer only")
+        )]
         fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R;
     }
 
