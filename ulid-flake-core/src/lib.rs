@@ -101,6 +101,14 @@
 //!   below 10^13 (13 digits, valid Base32), reads as another ID. Keep IDs in `INTEGER`
 //!   columns, or write `id.to_string()` into `TEXT` ones.
 //!
+//! - **`async-graphql`** (7): IDs are custom scalars, strings in and out — the text serde
+//!   writes in JSON, never a number. `UlidFlake` and every `Id<T>` are one scalar,
+//!   `UlidFlake` (as in the OpenAPI and JSON Schema documents); a `PrefixedId<T>`, whose text
+//!   differs, is a scalar per prefix, `PrefixedId_user`. A malformed argument or variable is
+//!   a GraphQL error in the response, never a panic, worded `Failed to parse "UlidFlake":`
+//!   and this crate's message (`invalid character 'I' at index 12: expected ...`), or
+//!   `expected a string of 13 Crockford Base32 characters, found 42` for a non-string.
+//!
 //! # The format
 //!
 //! | layout | bit 63 | bits 62..20 | bits 19..5 | bits 4..0 |

@@ -2,6 +2,8 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_support;
+#[cfg(feature = "async-graphql")]
+mod async_graphql_support;
 #[cfg(feature = "chrono")]
 mod chrono_support;
 #[cfg(feature = "diesel")]
@@ -34,16 +36,28 @@ mod uuid_support;
 /// and [`PrefixedId<T>`](crate::PrefixedId) alike: the integer of a `BIGINT` column, and the
 /// type's own text (`Display`/`FromStr`: 13 characters, with `T`'s prefix and `_` before them
 /// for a `PrefixedId<T>`).
-#[cfg(any(feature = "postgres-types", feature = "rusqlite"))]
+#[cfg(any(
+    feature = "postgres-types",
+    feature = "rusqlite",
+    feature = "async-graphql"
+))]
 pub(crate) mod text_form {
     use crate::{ENCODED_LEN, Error, Id, Prefix, PrefixedId, UlidFlake};
 
     /// An ID type's integer and text forms.
     pub(crate) trait TextForm: Copy {
         /// The ID of a `BIGINT`; a negative value is an [`Error::OutOfRange`].
+        #[cfg_attr(
+            not(any(feature = "postgres-types", feature = "rusqlite")),
+            allow(dead_code, reason = "GraphQL carries the text only")
+        )]
         fn from_i64(value: i64) -> Result<Self, Error>;
 
         /// The `BIGINT` of the ID.
+        #[cfg_attr(
+            not(any(feature = "postgres-types", feature = "rusqlite")),
+            allow(dead_code, reason = "GraphQL carries the text only")
+        )]
         fn to_i64(self) -> i64;
 
         /// The ID of its text, as `FromStr` reads it.
@@ -51,7 +65,7 @@ pub(crate) mod text_form {
 
         /// Calls `f` with the ID's text, as `Display` writes it, without allocating.
         #[cfg_attr(
-            not(feature = "postgres-types"),
+            not(any(feature = "postgres-types", feature = "async-graphql")),
             allow(dead_code, reason = "rusqlite writes the integer only")
         )]
         fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R;
