@@ -11,6 +11,8 @@ mod fork;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 mod fuzzing;
 mod generator;
+#[cfg(feature = "async-graphql")]
+mod graphql;
 mod id;
 mod lease;
 #[cfg(ulid_flake_loom)]
