@@ -225,10 +225,14 @@ pub mod __private {
     pub use crate::macros::LiteralError;
     #[cfg(feature = "alloc")]
     pub use alloc::borrow::Cow;
+    #[cfg(feature = "sea-orm")]
+    pub use alloc::{string::String, vec::Vec};
     #[cfg(feature = "diesel")]
     pub use diesel;
     #[cfg(feature = "schemars")]
     pub use schemars;
+    #[cfg(feature = "sea-orm")]
+    pub use sea_orm;
     #[cfg(feature = "serde")]
     pub use serde;
     #[cfg(feature = "sqlx")]
