@@ -169,7 +169,7 @@ macro_rules! database_tests {
             async fn an_inserted_user_is_found_by_its_id() {
                 let db = $database().await;
                 let ada = user(ulid_flake!("00CMXB6TAK4SA"), "ada", None);
-                insert_users(&db, &[ada.clone()]).await;
+                insert_users(&db, std::slice::from_ref(&ada)).await;
                 let found = user::Entity::find_by_id(ada.id).one(&db).await.unwrap();
                 assert_eq!(found, Some(ada));
                 let missing = user::Entity::find_by_id(Id::from(ulid_flake!("00CMXB6TAK4SB")))
