@@ -76,6 +76,7 @@ step "examples, and the README's main job"
 cargo run -q -p ulid-flake-cli -- generate -n 2 | cargo run -q -p ulid-flake-cli -- inspect >/dev/null
 cargo run -q -p example-sqlx-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
 cargo run -q -p example-diesel-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
+cargo run -q -p example-sea-orm-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
 
 step "the example API's OpenAPI document, through openapi-spec-validator (installed under target/)"
 scripts/validate-openapi.sh

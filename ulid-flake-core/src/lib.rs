@@ -120,6 +120,58 @@
 //! zero-padded to 13 characters; the first is always `0`..`7`. The byte form is 8 bytes,
 //! big-endian. Integer order, time order (to the millisecond) and text order agree.
 //!
+//! # SeaORM
+//!
+//! With the `sea-orm` feature (SeaORM 2), [`UlidFlake`], [`Id<T>`](Id), [`PrefixedId<T>`]
+//! and the types of [`newtype!`] are `BIGINT` column types — `TryGetable`, `ValueType`,
+//! `Nullable`, `From<…> for Value`, `IntoActiveValue` — and primary keys of
+//! `DeriveEntityModel` entities (`TryFromU64`), and a `Vec` of them is a `BIGINT[]` on
+//! PostgreSQL. Add this crate with the feature next to `sea-orm` with the driver and runtime
+//! you use; the feature turns on no driver and no runtime (only SeaORM's `postgres-array`
+//! value types).
+//!
+//! ```toml
+//! ulid-flake-core = { version = "0.1", features = ["sea-orm"] }
+//! sea-orm = { version = "2", features = ["sqlx-postgres", "runtime-tokio-rustls", "macros"] }
+//! ```
+//!
+//! The application makes the keys, so a key column has `auto_increment = false`:
+//!
+//! ```text
+//! #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+//! #[sea_orm(table_name = "posts")]
+//! pub struct Model {
+//!     #[sea_orm(primary_key, auto_increment = false)]
+//!     pub id: Id<Model>,
+//!     pub author: Id<super::user::Model>, // a foreign key: `belongs_to` works as with i64
+//!     pub reviewer: Option<Id<super::user::Model>>,
+//!     pub title: String,
+//! }
+//! ```
+//!
+//! (`examples/sea-orm-sqlite` in the repository builds and runs entities like this one.)
+//! Filters take IDs wherever SeaORM takes values, and a time window is a `between` on the key
+//! ([`Epoch::range_for`]). A negative `BIGINT` in the table is an error, never a panic:
+//! `DbErr::TryIntoErr`, whose message names the value and whose source is the
+//! [`Error::OutOfRange`]:
+//!
+#![cfg_attr(not(feature = "sea-orm"), doc = "```ignore")]
+#![cfg_attr(feature = "sea-orm", doc = "```")]
+//! use sea_orm::{TryFromU64, Value};
+//! use ulid_flake_core::{Id, ulid_flake};
+//!
+//! struct User;
+//!
+//! let id: Id<User> = ulid_flake!("00CMXB6TAK4SA").into();
+//! assert_eq!(Value::from(id), Value::BigInt(Some(14_246_757_444_195_114)));
+//! assert_eq!(
+//!     Id::<User>::try_from_u64(1 << 63).unwrap_err().to_string(),
+//!     "Error converting `u64` into `UlidFlake`: value out of range: \
+//!      expected 0..=9223372036854775807 (a first character 0-7 in text), \
+//!      found 9223372036854775808"
+//! );
+//! ```
+//!
 //! # Feature flags
 //!
 //! Without `std`, the value type, [`Id`], the codec, serde and schemars build on `no_std`.
@@ -264,10 +316,14 @@ pub mod __private {
     pub use crate::macros::LiteralError;
     #[cfg(feature = "alloc")]
     pub use alloc::borrow::Cow;
+    #[cfg(feature = "sea-orm")]
+    pub use alloc::{string::String, vec::Vec};
     #[cfg(feature = "diesel")]
     pub use diesel;
     #[cfg(feature = "schemars")]
     pub use schemars;
+    #[cfg(feature = "sea-orm")]
+    pub use sea_orm;
     #[cfg(feature = "serde")]
     pub use serde;
     #[cfg(feature = "sqlx")]

@@ -89,6 +89,9 @@ macro_rules! ulid_flake {
 ///   `PgHasArrayType` with PostgreSQL);
 /// - `diesel`: Diesel's `AsExpression` (also for `Nullable<BigInt>`), `Queryable`
 ///   (hence `FromSqlRow`), `ToSql` and `FromSql` as `BigInt`, on every backend;
+/// - `sea-orm`: SeaORM's column-type traits as a `BIGINT` (`TryGetable`, `ValueType`,
+///   `Nullable`, `From<UserId> for Value`, `TryFromU64`, so it can be a primary key, and the
+///   array traits for PostgreSQL);
 /// - `utoipa` and `schemars`: the schema of [`UlidFlake`](crate::UlidFlake), under its name, so
 ///   every ID of a document shares one definition.
 ///
@@ -177,6 +180,7 @@ macro_rules! newtype {
         $crate::__newtype_serde!($name);
         $crate::__newtype_sqlx!($name);
         $crate::__newtype_diesel!($name);
+        $crate::__newtype_sea_orm!($name);
         $crate::__newtype_utoipa!($name);
         $crate::__newtype_schemars!($name);
     };

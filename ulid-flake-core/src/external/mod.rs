@@ -20,6 +20,8 @@ pub(crate) mod rand010_support;
 mod rusqlite_support;
 #[cfg(feature = "schemars")]
 mod schemars_support;
+#[cfg(feature = "sea-orm")]
+mod sea_orm_support;
 #[cfg(feature = "serde")]
 pub(crate) mod serde_support;
 #[cfg(feature = "sqlx")]
@@ -273,6 +275,24 @@ macro_rules! __newtype_sqlx {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __newtype_sqlx {
+    ($name:ident) => {};
+}
+
+/// `newtype!`'s SeaORM impls.
+#[cfg(feature = "sea-orm")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_sea_orm {
+    ($name:ident) => {
+        $crate::__impl_sea_orm_via_ulid_flake!([] $name, ::core::stringify!($name));
+    };
+}
+
+/// Without SeaORM there is nothing to generate.
+#[cfg(not(feature = "sea-orm"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_sea_orm {
     ($name:ident) => {};
 }
 

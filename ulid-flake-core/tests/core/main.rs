@@ -24,6 +24,8 @@ mod prefixed;
 #[cfg(feature = "rand010")]
 mod rand;
 mod schema;
+#[cfg(feature = "sea-orm")]
+mod sea_orm;
 mod serde;
 mod statefulset;
 mod support;
