@@ -58,6 +58,15 @@ RUSTFLAGS="--cfg ulid_flake_loom" LOOM_MAX_PREEMPTIONS=3 CARGO_TARGET_DIR=target
 step "benchmarks compile and run once each (cargo bench -- --test), so they cannot rot"
 cargo bench -q -p ulid-flake-benchmarks --benches -- --test
 
+step "the database-scale benchmark in smoke mode (5,000 rows per key), so it cannot rot"
+# The full run is scripts/bench-db.sh, on demand. cargo bench above has built this binary
+# already (benchmarks build their package's binaries, and the bench profile is release's), so
+# this only runs it: 10 to 20 s with the servers' start. The report goes nowhere; the CSV and
+# the chart go to a temp directory, never over the committed ones.
+smoke=$(mktemp -d)
+scripts/with-databases.sh cargo run -q --release -p ulid-flake-benchmarks --bin db -- \
+  --smoke --csv "$smoke/db-insert-rate.csv" --svg "$smoke/db-insert-rate.svg" >/dev/null
+
 step "fuzz targets: lints, and the saved inputs replayed as ordinary tests (fuzz/ is its own workspace)"
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 cargo clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
@@ -67,6 +76,7 @@ step "examples, and the README's main job"
 cargo run -q -p ulid-flake-cli -- generate -n 2 | cargo run -q -p ulid-flake-cli -- inspect >/dev/null
 cargo run -q -p example-sqlx-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
 cargo run -q -p example-diesel-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
+cargo run -q -p example-sea-orm-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
 
 step "the example API's OpenAPI document, through openapi-spec-validator (installed under target/)"
 scripts/validate-openapi.sh

@@ -70,6 +70,45 @@
 //!   less than the generator's allowance (1 s by default) keeps IDs ordered instead of failing
 //!   or re-randomising an older timestamp.
 //!
+//! # Clients without an adapter crate
+//!
+//! The sqlx and Diesel integrations have adapter crates (`ulid-flake-sqlx`,
+//! `ulid-flake-diesel`); these are features of this crate alone. Each covers [`UlidFlake`],
+//! [`Id<T>`](Id) and [`PrefixedId<T>`](PrefixedId), and reports a bad value with this crate's
+//! [`Error`] as the source of the client's own error, so its message says what was expected
+//! and what was found.
+//!
+//! - **`postgres-types`** (the `postgres` and `tokio-postgres` clients, 0.7): `ToSql` and
+//!   `FromSql` for `INT8` (`BIGINT`), so IDs bind as parameters and read from rows; `INT8[]`
+//!   follows through postgres-types' `Vec`/slice impls (`= ANY($1)` with a slice of IDs), and
+//!   `Option` reads `NULL` as postgres-types' own `Option` impl does. A negative `INT8` is an
+//!   [`Error::OutOfRange`] that names it. A `TEXT`, `VARCHAR` or `CHAR(n)` value holds the
+//!   type's text, written as `Display` writes it and read as `FromStr` reads it (either case;
+//!   `user_` first for a `PrefixedId<User>`); an integer's decimal digits in a text column are
+//!   an error, never guessed at. Other integer types (`INT4`) are refused, as for `i64`. These
+//!   impls see the binary format only: the text protocol (`simple_query`) takes no parameters
+//!   and hands back strings — an `INT8` as its decimal, which `i64::from_str` and
+//!   `UlidFlake::try_from` read.
+//!
+//! - **`rusqlite`** (rusqlite 0.39: the release that links libsqlite3-sys 0.37, as sqlx 0.9's
+//!   SQLite driver does, so both fit in one build; pick rusqlite's `bundled` feature or the
+//!   system library yourself): `ToSql` writes an `INTEGER`; `FromSql` follows the value's
+//!   storage class, since SQLite keeps one per value: an `INTEGER` is the ID (a negative one
+//!   is an [`Error::OutOfRange`]), a `TEXT` is the type's text as `FromStr` reads it, a `REAL`
+//!   or `BLOB` is rusqlite's `InvalidColumnType`, `NULL` is `None` for an `Option`. Decimal
+//!   digits in a `TEXT` are read as text, not guessed to be an integer: an ID bound into a
+//!   `TEXT` column (which stores its digits) therefore fails to read back — or, for an ID
+//!   below 10^13 (13 digits, valid Base32), reads as another ID. Keep IDs in `INTEGER`
+//!   columns, or write `id.to_string()` into `TEXT` ones.
+//!
+//! - **`async-graphql`** (7): IDs are custom scalars, strings in and out — the text serde
+//!   writes in JSON, never a number. `UlidFlake` and every `Id<T>` are one scalar,
+//!   `UlidFlake` (as in the OpenAPI and JSON Schema documents); a `PrefixedId<T>`, whose text
+//!   differs, is a scalar per prefix, `PrefixedId_user`. A malformed argument or variable is
+//!   a GraphQL error in the response, never a panic, worded `Failed to parse "UlidFlake":`
+//!   and this crate's message (`invalid character 'I' at index 12: expected ...`), or
+//!   `expected a string of 13 Crockford Base32 characters, found 42` for a non-string.
+//!
 //! # The format
 //!
 //! | layout | bit 63 | bits 62..20 | bits 19..5 | bits 4..0 |
@@ -80,6 +119,58 @@
 //! The canonical text is the value in Crockford's Base32, most significant digit first,
 //! zero-padded to 13 characters; the first is always `0`..`7`. The byte form is 8 bytes,
 //! big-endian. Integer order, time order (to the millisecond) and text order agree.
+//!
+//! # SeaORM
+//!
+//! With the `sea-orm` feature (SeaORM 2), [`UlidFlake`], [`Id<T>`](Id), [`PrefixedId<T>`]
+//! and the types of [`newtype!`] are `BIGINT` column types — `TryGetable`, `ValueType`,
+//! `Nullable`, `From<…> for Value`, `IntoActiveValue` — and primary keys of
+//! `DeriveEntityModel` entities (`TryFromU64`), and a `Vec` of them is a `BIGINT[]` on
+//! PostgreSQL. Add this crate with the feature next to `sea-orm` with the driver and runtime
+//! you use; the feature turns on no driver and no runtime (only SeaORM's `postgres-array`
+//! value types).
+//!
+//! ```toml
+//! ulid-flake-core = { version = "0.1", features = ["sea-orm"] }
+//! sea-orm = { version = "2", features = ["sqlx-postgres", "runtime-tokio-rustls", "macros"] }
+//! ```
+//!
+//! The application makes the keys, so a key column has `auto_increment = false`:
+//!
+//! ```text
+//! #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+//! #[sea_orm(table_name = "posts")]
+//! pub struct Model {
+//!     #[sea_orm(primary_key, auto_increment = false)]
+//!     pub id: Id<Model>,
+//!     pub author: Id<super::user::Model>, // a foreign key: `belongs_to` works as with i64
+//!     pub reviewer: Option<Id<super::user::Model>>,
+//!     pub title: String,
+//! }
+//! ```
+//!
+//! (`examples/sea-orm-sqlite` in the repository builds and runs entities like this one.)
+//! Filters take IDs wherever SeaORM takes values, and a time window is a `between` on the key
+//! ([`Epoch::range_for`]). A negative `BIGINT` in the table is an error, never a panic:
+//! `DbErr::TryIntoErr`, whose message names the value and whose source is the
+//! [`Error::OutOfRange`]:
+//!
+#![cfg_attr(not(feature = "sea-orm"), doc = "```ignore")]
+#![cfg_attr(feature = "sea-orm", doc = "```")]
+//! use sea_orm::{TryFromU64, Value};
+//! use ulid_flake_core::{Id, ulid_flake};
+//!
+//! struct User;
+//!
+//! let id: Id<User> = ulid_flake!("00CMXB6TAK4SA").into();
+//! assert_eq!(Value::from(id), Value::BigInt(Some(14_246_757_444_195_114)));
+//! assert_eq!(
+//!     Id::<User>::try_from_u64(1 << 63).unwrap_err().to_string(),
+//!     "Error converting `u64` into `UlidFlake`: value out of range: \
+//!      expected 0..=9223372036854775807 (a first character 0-7 in text), \
+//!      found 9223372036854775808"
+//! );
+//! ```
 //!
 //! # Feature flags
 //!
@@ -225,10 +316,14 @@ pub mod __private {
     pub use crate::macros::LiteralError;
     #[cfg(feature = "alloc")]
     pub use alloc::borrow::Cow;
+    #[cfg(feature = "sea-orm")]
+    pub use alloc::{string::String, vec::Vec};
     #[cfg(feature = "diesel")]
     pub use diesel;
     #[cfg(feature = "schemars")]
     pub use schemars;
+    #[cfg(feature = "sea-orm")]
+    pub use sea_orm;
     #[cfg(feature = "serde")]
     pub use serde;
     #[cfg(feature = "sqlx")]

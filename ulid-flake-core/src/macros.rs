@@ -89,6 +89,9 @@ macro_rules! ulid_flake {
 ///   `PgHasArrayType` with PostgreSQL);
 /// - `diesel`: Diesel's `AsExpression` (also for `Nullable<BigInt>`), `Queryable`
 ///   (hence `FromSqlRow`), `ToSql` and `FromSql` as `BigInt`, on every backend;
+/// - `sea-orm`: SeaORM's column-type traits as a `BIGINT` (`TryGetable`, `ValueType`,
+///   `Nullable`, `From<UserId> for Value`, `TryFromU64`, so it can be a primary key, and the
+///   array traits for PostgreSQL);
 /// - `utoipa` and `schemars`: the schema of [`UlidFlake`](crate::UlidFlake), under its name, so
 ///   every ID of a document shares one definition.
 ///
@@ -177,6 +180,7 @@ macro_rules! newtype {
         $crate::__newtype_serde!($name);
         $crate::__newtype_sqlx!($name);
         $crate::__newtype_diesel!($name);
+        $crate::__newtype_sea_orm!($name);
         $crate::__newtype_utoipa!($name);
         $crate::__newtype_schemars!($name);
     };
@@ -385,11 +389,19 @@ mod tests {
             "invalid Ulid-Flake literal \"0U0000000000A\": invalid character 'U' at index 1: \
              expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)"
         );
+    }
+
+    #[test]
+    fn the_message_names_a_value_out_of_range() {
         assert_eq!(
             message("\"8000000000000\""),
             "invalid Ulid-Flake literal \"8000000000000\": value out of range: expected \
              0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808"
         );
+    }
+
+    #[test]
+    fn the_message_names_the_wrong_length() {
         assert_eq!(
             message("\"00CMXB6TAK4S\""),
             "invalid Ulid-Flake literal \"00CMXB6TAK4S\": invalid length: expected 13 ASCII \

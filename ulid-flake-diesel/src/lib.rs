@@ -54,8 +54,18 @@
 //!
 //! A negative `BIGINT` fails to load with a deserialization error whose message names it —
 //! `value out of range: expected 0..=9223372036854775807 ..., found -5` — never a panic and
-//! never a wrapped ID. (From a nullable column, read as an `Option`, Diesel's message names
-//! the field instead, and this error is its `source()`.)
+//! never a wrapped ID. That is what `{error}` prints for a `NOT NULL` column read as an
+//! `Id<T>`, a `UlidFlake`, a newtype or a struct's field.
+//!
+//! From a nullable column, read as an `Option<Id<T>>` (alone or as a struct's field), the
+//! message is Diesel's and names only the field — `Error deserializing field 'invited_by'` —
+//! and the error above is its [`source()`](std::error::Error::source), so a reporter that
+//! prints the chain (anyhow's `{:#}`) shows `Error deserializing field 'invited_by': value out
+//! of range: ..., found -5`. This crate cannot change that: Diesel reads every `Option<T>`
+//! through its own `Queryable` impl, which takes the value through `FromSql` and wraps any
+//! error of `FromSql` in its `DeserializeFieldError`, and the orphan rule leaves no impl for
+//! `Option<Id<T>>` to this crate. (For a `NOT NULL` column, `Id<T>`'s own `Queryable` checks
+//! the value after Diesel has read the `i64`, so nothing wraps the error.)
 //!
 //! # Rows made in a time window
 //!
@@ -110,6 +120,38 @@
 //! let id: UserId = "00CMXB6TAK4SA".parse()?;
 //! assert_eq!(i64::from(id), 14_246_757_444_195_114);
 //! # Ok::<(), ulid_flake_diesel::Error>(())
+//! ```
+//!
+//! # diesel-async
+//!
+//! The impls are generic over the backend, so [diesel-async](https://docs.rs/diesel-async)'s
+//! `AsyncPgConnection` and `AsyncMysqlConnection` load and store `Id<T>`, `UlidFlake` and
+//! newtypes as they are: this crate has no diesel-async feature and needs none. Add
+//! `diesel-async` (0.9, the release for Diesel 2.3) with its `postgres` or `mysql` feature;
+//! this crate's `postgres` and `mysql` features are then needed only for what uses a
+//! synchronous connection (the `ulid_flake_to_timestamp` declarations, `create_*_functions`
+//! and the leases), since they link the C client libraries that diesel-async does without.
+//! The SQL of the helper functions is in [`sql`], for `batch_execute` on an async connection.
+//!
+//! ```no_run
+//! # use diesel::{ExpressionMethods, QueryDsl, SelectableHelper};
+//! # diesel::table! { users (id) { id -> BigInt, name -> Text, invited_by -> Nullable<BigInt> } }
+//! # #[derive(diesel::Queryable, diesel::Selectable, diesel::Insertable)]
+//! # #[diesel(table_name = users)]
+//! # struct User { id: ulid_flake_diesel::Id<User>, name: String, invited_by: Option<ulid_flake_diesel::Id<User>> }
+//! use diesel_async::{AsyncPgConnection, RunQueryDsl};
+//! use ulid_flake_diesel::Id;
+//!
+//! # async fn example(conn: &mut AsyncPgConnection) -> Result<(), Box<dyn std::error::Error>> {
+//! let ada = User { id: Id::generate()?, name: "Ada".into(), invited_by: None };
+//! diesel::insert_into(users::table).values(&ada).execute(conn).await?;
+//! let some: Vec<User> = users::table
+//!     .filter(users::id.eq_any(vec![ada.id]))
+//!     .select(User::as_select())
+//!     .load(conn)
+//!     .await?;
+//! # Ok(())
+//! # }
 //! ```
 //!
 //! # Replicas: scalability-id leases

@@ -141,86 +141,198 @@ const EXPECTED_USER_ID: &str = "a Ulid-Flake as a string of `user_` and 13 Crock
 const BAD_CHARACTER: &str =
     "expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)";
 
+/// The malformed IDs of an entity with `prefix`, and what the codec says of each. Indexes count
+/// from the start of the prefixed text.
+fn malformed_ids(prefix: &str) -> [(String, String); 8] {
+    [
+        (format!("{prefix}_00CMXB6TAK4SI"), format!("invalid character 'I' at index 17: {BAD_CHARACTER}")),
+        (format!("{prefix}_00CMXB6TAK4SL"), format!("invalid character 'L' at index 17: {BAD_CHARACTER}")),
+        (format!("{prefix}_00CMXB6TAK4SO"), format!("invalid character 'O' at index 17: {BAD_CHARACTER}")),
+        (format!("{prefix}_00CMXB6TAK4S"), "invalid length: expected 13 ASCII characters, found 12 bytes".to_owned()),
+        (format!("{prefix}_00CMXB6TAK4SAA"), "invalid length: expected 13 ASCII characters, found 14 bytes".to_owned()),
+        (format!("{prefix}_8000000000000"), "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808".to_owned()),
+        // Unprefixed IDs are rejected: one spelling per ID.
+        ("00CMXB6TAK4SA".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (an unprefixed ID)")),
+        ("14246757444195114".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (an unprefixed ID)")),
+    ]
+}
+
+/// The body of a `POST /users` of `length` bytes (its name is `length - 11` characters).
+fn user_body_of(length: usize) -> String {
+    format!("{{\"name\":\"{}\"}}", "x".repeat(length - 11))
+}
+
+/// Texts over the limit on names and titles, with their lengths in characters: within the body
+/// limit, names and titles have their own, in characters.
+fn over_long_texts() -> [(String, usize); 3] {
+    [
+        ("x".repeat(MAX_TEXT_CHARS + 1), MAX_TEXT_CHARS + 1),
+        // 2 bytes a character: counted as 201 characters, not 402 bytes.
+        ("é".repeat(MAX_TEXT_CHARS + 1), MAX_TEXT_CHARS + 1),
+        ("x".repeat(16_000), 16_000),
+    ]
+}
+
+/// The 400 for a `field` of `found` characters.
+fn too_long(field: &str, found: usize) -> Value {
+    json!({ "error": format!("invalid JSON body: {field}: expected at most 200 characters, found {found}") })
+}
+
+/// The body of a `POST /posts` by the user with `author`'s ID.
+fn post_by(author: &User, title: &str) -> String {
+    json!({ "author": author.id, "title": title }).to_string()
+}
+
+impl Server {
+    /// A server with one user, Ada, and the row counts after her creation.
+    async fn with_ada(server: Self) -> (Self, User, (i64, i64)) {
+        let ada = server.create_user("Ada").await;
+        let counts = server.store.counts().await.unwrap();
+        (server, ada, counts)
+    }
+
+    /// Three users, Ada, Bob and Cy, in creation order.
+    async fn create_three_users(&self) -> [User; 3] {
+        [
+            self.create_user("Ada").await,
+            self.create_user("Bob").await,
+            self.create_user("Cy").await,
+        ]
+    }
+
+    /// Expects `GET path` to be a 400 saying that `id` in the path could not be parsed.
+    async fn assert_bad_path_id(&self, path: String, id: &str, message: &str) {
+        let (status, body) = self.get(&path).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
+        assert_eq!(
+            body["error"],
+            format!(
+                "invalid path parameter: Invalid URL: Cannot parse `id` with value `{id}`: {message}"
+            ),
+            "{path}"
+        );
+    }
+
+    /// Expects the row counts to be `counts`: no rejected request wrote.
+    async fn assert_wrote_nothing(&self, counts: (i64, i64)) {
+        assert_eq!(
+            self.store.counts().await.unwrap(),
+            counts,
+            "a rejected request wrote"
+        );
+    }
+
+    /// The served OpenAPI document.
+    async fn openapi_document(&self) -> Value {
+        let (status, document) = self.get("/openapi.json").await;
+        assert_eq!(status, StatusCode::OK);
+        document
+    }
+}
+
 macro_rules! e2e_tests {
     ($backend:ident) => {
         mod $backend {
             use super::*;
 
             #[tokio::test]
-            async fn users_and_posts_round_trip_with_prefixed_ids_and_cursor_pages() {
+            async fn users_round_trip_with_prefixed_ids() {
                 let server = Server::$backend().await;
-                let users = [server.create_user("Ada").await, server.create_user("Bob").await, server.create_user("Cy").await];
-                for user in &users {
+                for user in &server.create_three_users().await {
                     let id = user.id.to_string();
                     assert!(id.len() == 18 && id.starts_with("user_"), "{id}");
                     let (status, body) = server.get(&format!("/users/{id}")).await;
                     assert_eq!((status, body), (StatusCode::OK, json!({ "id": id, "name": user.name })));
                 }
-                // Lowercase is the same ID.
-                let (status, _) = server.get(&format!("/users/{}", users[0].id.to_string().to_lowercase())).await;
-                assert_eq!(status, StatusCode::OK);
+            }
 
-                // Pages follow creation order; `next` is the cursor of the following page.
+            #[tokio::test]
+            async fn a_lowercase_user_id_is_the_same_id() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let (status, _) = server.get(&format!("/users/{}", ada.id.to_string().to_lowercase())).await;
+                assert_eq!(status, StatusCode::OK);
+            }
+
+            #[tokio::test]
+            async fn user_pages_follow_creation_order_with_a_cursor() {
+                let server = Server::$backend().await;
+                let users = server.create_three_users().await;
+                // `next` is the cursor of the following page.
                 let (status, first) = server.get("/users?limit=2").await;
                 assert_eq!(status, StatusCode::OK);
                 assert_eq!(first, json!({ "items": [users[0], users[1]], "next": users[1].id.to_string() }));
                 let (_, second) = server.get(&format!("/users?limit=2&after={}", users[1].id)).await;
                 assert_eq!(second, json!({ "items": [users[2]], "next": null }));
+            }
 
-                let body = json!({ "author": users[0].id, "title": "Notes" }).to_string();
-                let (status, created) = server.post("/posts", &body).await;
+            #[tokio::test]
+            async fn posts_round_trip_with_prefixed_ids() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let (status, created) = server.post("/posts", &post_by(&ada, "Notes")).await;
                 assert_eq!(status, StatusCode::CREATED, "{created}");
                 let post: Post = serde_json::from_value(created.clone()).unwrap();
-                assert_eq!(post.author, users[0].id);
+                assert_eq!(post.author, ada.id);
                 assert!(post.id.to_string().starts_with("post_"), "{created}");
-                assert_eq!(created["author"], users[0].id.to_string());
-                assert_eq!(server.get(&format!("/posts/{}", post.id)).await, (StatusCode::OK, created.clone()));
-                let (_, posts) = server.get(&format!("/users/{}/posts", users[0].id)).await;
+                assert_eq!(created["author"], ada.id.to_string());
+                assert_eq!(server.get(&format!("/posts/{}", post.id)).await, (StatusCode::OK, created));
+            }
+
+            #[tokio::test]
+            async fn a_user_s_posts_are_theirs_only() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let bob = server.create_user("Bob").await;
+                let (status, created) = server.post("/posts", &post_by(&ada, "Notes")).await;
+                assert_eq!(status, StatusCode::CREATED, "{created}");
+                let (_, posts) = server.get(&format!("/users/{}/posts", ada.id)).await;
                 assert_eq!(posts, json!({ "items": [created], "next": null }));
-                let (_, none) = server.get(&format!("/users/{}/posts", users[1].id)).await;
+                let (_, none) = server.get(&format!("/users/{}/posts", bob.id)).await;
                 assert_eq!(none, json!({ "items": [], "next": null }));
             }
 
             #[tokio::test]
-            async fn malformed_ids_are_400s_that_say_what_was_wrong_and_write_nothing() {
-                let server = Server::$backend().await;
-                let ada = server.create_user("Ada").await;
-                let counts = server.store.counts().await.unwrap();
+            async fn malformed_user_ids_in_paths_are_400s_that_say_what_was_wrong() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
+                for (id, message) in &malformed_ids("user") {
+                    server.assert_bad_path_id(format!("/users/{id}"), id, message).await;
+                    server.assert_bad_path_id(format!("/users/{id}/posts"), id, message).await;
+                }
+                server.assert_wrote_nothing(counts).await;
+            }
 
-                // Indexes count from the start of the prefixed text.
-                let path_cases = |prefix: &str| [
-                    (format!("{prefix}_00CMXB6TAK4SI"), format!("invalid character 'I' at index 17: {BAD_CHARACTER}")),
-                    (format!("{prefix}_00CMXB6TAK4SL"), format!("invalid character 'L' at index 17: {BAD_CHARACTER}")),
-                    (format!("{prefix}_00CMXB6TAK4SO"), format!("invalid character 'O' at index 17: {BAD_CHARACTER}")),
-                    (format!("{prefix}_00CMXB6TAK4S"), "invalid length: expected 13 ASCII characters, found 12 bytes".to_owned()),
-                    (format!("{prefix}_00CMXB6TAK4SAA"), "invalid length: expected 13 ASCII characters, found 14 bytes".to_owned()),
-                    (format!("{prefix}_8000000000000"), "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808".to_owned()),
-                    // Unprefixed IDs are rejected: one spelling per ID.
-                    ("00CMXB6TAK4SA".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (an unprefixed ID)")),
-                    ("14246757444195114".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (an unprefixed ID)")),
-                ];
-                let check = async |path: String, id: &str, message: &str| {
-                    let (status, body) = server.get(&path).await;
-                    assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
-                    assert_eq!(
-                        body["error"],
-                        format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{id}`: {message}"),
-                        "{path}"
-                    );
-                };
-                for (id, message) in &path_cases("user") {
-                    check(format!("/users/{id}"), id, message).await;
-                    check(format!("/users/{id}/posts"), id, message).await;
+            #[tokio::test]
+            async fn malformed_cursors_are_400s_that_say_what_was_wrong() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
+                for (id, message) in &malformed_ids("user") {
                     let (status, body) = server.get(&format!("/users?after={id}")).await;
                     assert_eq!(status, StatusCode::BAD_REQUEST);
                     assert_eq!(body["error"], format!("invalid query string: Failed to deserialize query string: after: {message}"));
                 }
-                for (id, message) in &path_cases("post") {
-                    check(format!("/posts/{id}"), id, message).await;
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn malformed_post_ids_in_paths_are_400s_that_say_what_was_wrong() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
+                for (id, message) in &malformed_ids("post") {
+                    server.assert_bad_path_id(format!("/posts/{id}"), id, message).await;
                 }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn a_limit_over_100_is_a_400() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
                 let (status, body) = server.get("/users?limit=101").await;
                 assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid query string: expected a limit of 1 to 100, found 101")));
+                server.assert_wrote_nothing(counts).await;
+            }
 
+            #[tokio::test]
+            async fn malformed_authors_in_bodies_are_400s_that_say_what_was_wrong_and_write_nothing() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
                 let body_prefix = "invalid JSON body: Failed to deserialize the JSON body into the target type: author: ";
                 let body_cases = [
                     // A number where the string belongs: it may have lost precision already.
@@ -240,10 +352,16 @@ macro_rules! e2e_tests {
                     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
                     assert_eq!(response["error"], message, "{body}");
                 }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn a_missing_author_is_a_400_that_writes_nothing() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
                 let (status, response) = server.post("/posts", r#"{"title":"x"}"#).await;
                 assert_eq!(status, StatusCode::BAD_REQUEST);
                 assert_eq!(response["error"], "invalid JSON body: Failed to deserialize the JSON body into the target type: missing field `author` at line 1 column 13");
-                assert_eq!(server.store.counts().await.unwrap(), counts, "a rejected request wrote");
+                server.assert_wrote_nothing(counts).await;
             }
 
             #[tokio::test]
@@ -262,53 +380,67 @@ macro_rules! e2e_tests {
             }
 
             #[tokio::test]
-            async fn over_long_bodies_names_and_titles_are_json_errors_that_write_nothing() {
-                let server = Server::$backend().await;
-                let ada = server.create_user("Ada").await;
-                let counts = server.store.counts().await.unwrap();
-
+            async fn bodies_over_the_byte_limit_are_413s_that_write_nothing() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
                 // 1 MiB: reading stops at the body limit.
                 let mebibyte = "x".repeat(1 << 20);
                 let too_large = json!({ "error": format!("request body too large: expected at most {MAX_BODY_BYTES} bytes") });
                 assert_eq!(server.post("/users", &json!({ "name": mebibyte }).to_string()).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large.clone()));
-                let body = json!({ "author": ada.id, "title": mebibyte }).to_string();
-                assert_eq!(server.post("/posts", &body).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large.clone()));
-                // The limit is on bytes: one over it is enough; at it, the body is read (and its name
-                // is too long).
-                let body = |length| format!("{{\"name\":\"{}\"}}", "x".repeat(length - 11));
-                assert_eq!(server.post("/users", &body(MAX_BODY_BYTES + 1)).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large));
-                let error = format!("invalid JSON body: name: expected at most 200 characters, found {}", MAX_BODY_BYTES - 11);
-                assert_eq!(server.post("/users", &body(MAX_BODY_BYTES)).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
-
-                // Within the body limit, names and titles have their own, in characters.
-                let cases = [
-                    ("x".repeat(MAX_TEXT_CHARS + 1), MAX_TEXT_CHARS + 1),
-                    // 2 bytes a character: counted as 201 characters, not 402 bytes.
-                    ("é".repeat(MAX_TEXT_CHARS + 1), MAX_TEXT_CHARS + 1),
-                    ("x".repeat(16_000), 16_000),
-                ];
-                for (text, found) in &cases {
-                    let message = |field| json!({ "error": format!("invalid JSON body: {field}: expected at most 200 characters, found {found}") });
-                    assert_eq!(server.post("/users", &json!({ "name": text }).to_string()).await, (StatusCode::BAD_REQUEST, message("name")));
-                    let body = json!({ "author": ada.id, "title": text }).to_string();
-                    assert_eq!(server.post("/posts", &body).await, (StatusCode::BAD_REQUEST, message("title")));
-                }
-                assert_eq!(server.store.counts().await.unwrap(), counts, "a rejected request wrote");
-
-                // At the limit: stored, and read back whole.
-                let name = "é".repeat(MAX_TEXT_CHARS);
-                let user = server.create_user(&name).await;
-                assert_eq!(server.get(&format!("/users/{}", user.id)).await, (StatusCode::OK, json!({ "id": user.id, "name": name })));
-                let post = server.create_post(&user, &name).await;
-                assert_eq!(post.title, name);
+                assert_eq!(server.post("/posts", &post_by(&ada, &mebibyte)).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large.clone()));
+                // The limit is on bytes: one over it is enough.
+                assert_eq!(server.post("/users", &user_body_of(MAX_BODY_BYTES + 1)).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large));
+                server.assert_wrote_nothing(counts).await;
             }
 
             #[tokio::test]
-            async fn over_long_request_targets_are_json_errors_that_do_not_echo_them() {
+            async fn a_body_at_the_byte_limit_is_read() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
+                // Read, and its name is too long.
+                                let error = format!("invalid JSON body: name: expected at most 200 characters, found {}", MAX_BODY_BYTES - 11);
+                assert_eq!(server.post("/users", &user_body_of(MAX_BODY_BYTES)).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn over_long_names_are_400s_counted_in_characters() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
+                for (text, found) in over_long_texts() {
+                    assert_eq!(server.post("/users", &json!({ "name": text }).to_string()).await, (StatusCode::BAD_REQUEST, too_long("name", found)));
+                }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn over_long_titles_are_400s_counted_in_characters() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                for (text, found) in over_long_texts() {
+                    assert_eq!(server.post("/posts", &post_by(&ada, &text)).await, (StatusCode::BAD_REQUEST, too_long("title", found)));
+                }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn a_name_at_the_character_limit_is_stored_whole() {
+                let server = Server::$backend().await;
+                let name = "é".repeat(MAX_TEXT_CHARS);
+                let user = server.create_user(&name).await;
+                assert_eq!(server.get(&format!("/users/{}", user.id)).await, (StatusCode::OK, json!({ "id": user.id, "name": name })));
+            }
+
+            #[tokio::test]
+            async fn a_title_at_the_character_limit_is_stored_whole() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let title = "é".repeat(MAX_TEXT_CHARS);
+                let post = server.create_post(&ada, &title).await;
+                assert_eq!(post.title, title);
+            }
+
+            #[tokio::test]
+            async fn over_long_request_targets_are_414s_that_do_not_echo_them() {
                 let server = Server::$backend().await;
                 let counts = server.store.counts().await.unwrap();
-
-                // Over the limit: a 414 naming the lengths only, before routing.
+                // A 414 naming the lengths only, before routing.
                 for prefix in ["/users/", "/posts/", "/users?after="] {
                     for length in [MAX_URI_BYTES + 1, 60 * 1024] {
                         let target = format!("{prefix}{}", "0".repeat(length - prefix.len()));
@@ -319,8 +451,13 @@ macro_rules! e2e_tests {
                 let target = format!("/users/{}/posts", "0".repeat(MAX_URI_BYTES));
                 let error = format!("URI too long: expected at most 2048 bytes, found {}", target.len());
                 assert_eq!(server.post(&target, "{}").await, (StatusCode::URI_TOO_LONG, json!({ "error": error })));
+                server.assert_wrote_nothing(counts).await;
+            }
 
-                // At the limit: the ID's own 400, quoting the start of the value only.
+            #[tokio::test]
+            async fn long_ids_within_the_target_limit_are_400s_that_quote_their_start_only() {
+                let server = Server::$backend().await;
+                // At the limit: the ID's own 400.
                 for (path, id_prefix) in [("/users/", "user_"), ("/posts/", "post_")] {
                     let start = format!("{id_prefix}{}", "0".repeat(32 - id_prefix.len()));
                     let length = MAX_URI_BYTES - path.len() - id_prefix.len();
@@ -331,17 +468,22 @@ macro_rules! e2e_tests {
                 let start = format!("user_{}", "0".repeat(27));
                 let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters, found 33 bytes");
                 assert_eq!(server.get(&format!("/users/user_{}", "0".repeat(33))).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
-
-                // Over 64 KiB, hyper answers before the router sees the request: a 414 with no
-                // body (documented; reqwest refuses to send such a URI, so raw HTTP).
-                let response = server.raw_get(&format!("/users/{}", "0".repeat(100 * 1024))).await;
-                assert!(response.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{response}");
-                assert!(response.contains("\r\ncontent-length: 0\r\n") && response.ends_with("\r\n\r\n"), "{response}");
-                assert_eq!(server.store.counts().await.unwrap(), counts);
             }
 
             #[tokio::test]
-            async fn corrupt_rows_are_500s_that_expose_no_internals() {
+            async fn targets_over_64_kib_are_414s_without_a_body() {
+                let server = Server::$backend().await;
+                let counts = server.store.counts().await.unwrap();
+                // Hyper answers before the router sees the request (documented; reqwest refuses
+                // to send such a URI, so raw HTTP).
+                let response = server.raw_get(&format!("/users/{}", "0".repeat(100 * 1024))).await;
+                assert!(response.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{response}");
+                assert!(response.contains("\r\ncontent-length: 0\r\n") && response.ends_with("\r\n\r\n"), "{response}");
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn a_negative_id_in_a_row_is_a_500_that_exposes_no_internals() {
                 let server = Server::$backend().await;
                 let ada = server.create_user("Ada").await;
                 let post = server.create_post(&ada, "Notes").await;
@@ -352,8 +494,14 @@ macro_rules! e2e_tests {
                 server.execute(&format!("INSERT INTO users (id, name) VALUES (-5, 'Mallory'); UPDATE posts SET author = -5 WHERE id = {}", post.id.to_i64())).await;
                 let unreadable = (StatusCode::INTERNAL_SERVER_ERROR, json!({ "error": UNREADABLE_ROW }));
                 assert_eq!(server.get(&format!("/posts/{}", post.id)).await, unreadable);
+            }
 
-                // Any other database failure: a fixed message too, not the driver's text.
+            #[tokio::test]
+            async fn a_database_failure_is_a_500_with_a_fixed_message() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                server.create_post(&ada, "Notes").await;
+                // Not the driver's text.
                 server.execute("DROP TABLE posts").await;
                 assert_eq!(
                     server.get(&format!("/users/{}/posts", ada.id)).await,
@@ -365,8 +513,7 @@ macro_rules! e2e_tests {
             #[tokio::test]
             async fn the_openapi_document_describes_ids_as_prefixed_strings() {
                 let server = Server::$backend().await;
-                let (status, document) = server.get("/openapi.json").await;
-                assert_eq!(status, StatusCode::OK);
+                let document = server.openapi_document().await;
                 let schemas = &document["components"]["schemas"];
                 for (entity, prefix) in [("User", "user"), ("Post", "post")] {
                     let schema = &schemas[format!("PrefixedId_{entity}")];
@@ -396,8 +543,14 @@ macro_rules! e2e_tests {
                     server.post("/posts", &body).await,
                     (StatusCode::BAD_REQUEST, json!({ "error": "invalid JSON body: Failed to deserialize the JSON body into the target type: author: wrong prefix: expected `user_`, found `post_` at line 1 column 30" }))
                 );
-                assert_eq!(server.store.counts().await.unwrap(), counts, "a rejected request wrote");
+                server.assert_wrote_nothing(counts).await;
+            }
 
+            #[tokio::test]
+            async fn prefixed_ids_are_stored_as_plain_bigints() {
+                let server = Server::$backend().await;
+                let ada = server.create_user("Ada").await;
+                let post = server.create_post(&ada, "Notes").await;
                 // The database holds the same BIGINTs as unprefixed IDs would.
                 let mut connection = sqlx::AnyConnection::connect(&server.url).await.unwrap();
                 let stored: (i64, i64) = sqlx::query_as("SELECT id, author FROM posts").fetch_one(&mut connection).await.unwrap();
@@ -436,9 +589,7 @@ async fn sqlite_text_in_an_id_column_is_a_500_that_exposes_no_internals() {
 
 #[tokio::test]
 async fn list_parameters_are_optional_query_parameters_in_the_openapi_document() {
-    let server = Server::sqlite().await;
-    let (status, document) = server.get("/openapi.json").await;
-    assert_eq!(status, StatusCode::OK);
+    let document = Server::sqlite().await.openapi_document().await;
     let page = |entity: &str| {
         [
             json!({
@@ -484,8 +635,11 @@ async fn list_parameters_are_optional_query_parameters_in_the_openapi_document()
     for operation in [&paths["/users"]["post"], &paths["/posts"]["post"]] {
         assert_eq!(operation.get("parameters"), None);
     }
+}
 
-    // The documented limits are the enforced ones.
+#[tokio::test]
+async fn the_openapi_document_states_the_enforced_limits() {
+    let document = Server::sqlite().await.openapi_document().await;
     let schemas = &document["components"]["schemas"];
     for (schema, field) in [("NewUser", "name"), ("NewPost", "title")] {
         assert_eq!(

@@ -16,7 +16,7 @@ const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS macro_users \
     (id BIGINT PRIMARY KEY, name TEXT NOT NULL, invited_by BIGINT NULL)";
 
 #[tokio::test]
-async fn query_as_reads_and_binds_ids_with_type_overrides() {
+async fn ids_bound_with_as_underscore_read_back_through_type_overrides() {
     let url = std::env::var("ULID_FLAKE_TEST_MYSQL_URL")
         .expect("ULID_FLAKE_TEST_MYSQL_URL is not set: run through scripts/test.sh");
     let pool = sqlx::MySqlPool::connect(&url)

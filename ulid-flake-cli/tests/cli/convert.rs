@@ -35,11 +35,15 @@ fn between_all_forms() {
 }
 
 #[test]
-fn zero() {
+fn zero_is_thirteen_zeros_in_base32() {
     assert_eq!(
         stdout_of(&["convert", "0", "--to", "base32"]),
         "0000000000000\n"
     );
+}
+
+#[test]
+fn zero_is_unpadded_in_hex() {
     assert_eq!(
         stdout_of(&["convert", "0000000000000", "--to", "hex"]),
         "0x0\n"
@@ -80,7 +84,7 @@ fn thirteen_digits_are_base32_unless_told() {
 }
 
 #[test]
-fn explicit_forms() {
+fn from_hex_reads_digits_without_0x() {
     assert_eq!(
         stdout_of(&[
             "convert",
@@ -92,6 +96,10 @@ fn explicit_forms() {
         ]),
         "00F5MFHSEYXCM\n"
     );
+}
+
+#[test]
+fn from_base32_reads_lowercase() {
     assert_eq!(
         stdout_of(&[
             "convert",
@@ -103,6 +111,10 @@ fn explicit_forms() {
         ]),
         "00F5MFHSEYXCM\n"
     );
+}
+
+#[test]
+fn from_base32_rejects_an_integer() {
     ulid_flake()
         .args([
             "convert",
@@ -115,6 +127,16 @@ fn explicit_forms() {
         .assert()
         .code(1)
         .stderr("argument 1: invalid length: expected 13 ASCII characters, found 17 bytes\n");
+}
+
+/// Converts `input` to Base32, and expects it rejected with `message`.
+fn rejected(input: &str, message: &str) {
+    ulid_flake()
+        .args(["convert", "--to", "base32", input])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!("argument 1: {message}\n"));
 }
 
 #[test]
@@ -132,22 +154,25 @@ fn out_of_range_integers() {
             "99999999999999999999",
             "value out of range: expected 0..=9223372036854775807, found a number above 64 bits",
         ),
-        (
-            "0x12G4",
-            "invalid character 'G' at index 4: expected a hexadecimal digit (0-9, A-F, in either case)",
-        ),
-        (
-            "9000000000000",
-            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 10376293541461622784 (13 characters are read as Base32; pass --from integer to read a decimal number)",
-        ),
     ] {
-        ulid_flake()
-            .args(["convert", "--to", "base32", input])
-            .assert()
-            .code(1)
-            .stdout("")
-            .stderr(format!("argument 1: {message}\n"));
+        rejected(input, message);
     }
+}
+
+#[test]
+fn an_invalid_hex_digit_is_named() {
+    rejected(
+        "0x12G4",
+        "invalid character 'G' at index 4: expected a hexadecimal digit (0-9, A-F, in either case)",
+    );
+}
+
+#[test]
+fn thirteen_digits_out_of_range_as_base32_suggest_from_integer() {
+    rejected(
+        "9000000000000",
+        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 10376293541461622784 (13 characters are read as Base32; pass --from integer to read a decimal number)",
+    );
 }
 
 #[test]

@@ -30,7 +30,7 @@ fn scalability_id_out_of_range() {
 }
 
 #[test]
-fn entropy_size_out_of_range() {
+fn entropy_size_above_3_bytes() {
     ulid_flake()
         .args(["generate", "--entropy-bytes", "4"])
         .assert()
@@ -39,6 +39,10 @@ fn entropy_size_out_of_range() {
         .stderr(predicates::str::starts_with(
             "error: invalid entropy size: expected 1..=3 bytes for this layout, found 4\n",
         ));
+}
+
+#[test]
+fn entropy_size_above_2_bytes_in_the_scalable_layout() {
     ulid_flake()
         .args(["generate", "--entropy-bytes", "3", "--scalability-id", "0"])
         .assert()
@@ -46,6 +50,10 @@ fn entropy_size_out_of_range() {
         .stderr(predicates::str::starts_with(
             "error: invalid entropy size: expected 1..=2 bytes for this layout, found 3\n",
         ));
+}
+
+#[test]
+fn entropy_size_zero() {
     ulid_flake()
         .args(["generate", "--entropy-bytes", "0"])
         .assert()
@@ -56,7 +64,7 @@ fn entropy_size_out_of_range() {
 }
 
 #[test]
-fn unknown_format() {
+fn unknown_generate_format() {
     ulid_flake()
         .args(["generate", "--format", "octal"])
         .assert()
@@ -64,6 +72,10 @@ fn unknown_format() {
         .stdout("")
         .stderr(contains("invalid value 'octal' for '--format <FORMAT>'"))
         .stderr(contains("[possible values: base32, integer, hex, json]"));
+}
+
+#[test]
+fn unknown_convert_form() {
     ulid_flake()
         .args(["convert", "00CMXB6TAK4SA", "--to", "binary"])
         .assert()
@@ -72,7 +84,7 @@ fn unknown_format() {
 }
 
 #[test]
-fn bad_epoch() {
+fn epoch_out_of_range() {
     ulid_flake()
         .args(["inspect", "--epoch", "281474976710656", "00CMXB6TAK4SA"])
         .assert()
@@ -80,6 +92,10 @@ fn bad_epoch() {
         .stderr(contains(
             "invalid epoch: expected 0..=272678883688448 ms since 1970-01-01",
         ));
+}
+
+#[test]
+fn epoch_not_a_number() {
     ulid_flake()
         .args(["generate", "--epoch", "yesterday"])
         .assert()
@@ -105,6 +121,10 @@ fn help_has_examples() {
         help.contains("ulid-flake convert 00F5MFHSEYXCM --to hex"),
         "{help}"
     );
+}
+
+#[test]
+fn subcommand_help_has_examples() {
     for (subcommand, example) in [
         ("generate", "ulid-flake generate -n 3 --format integer"),
         ("inspect", "ulid-flake inspect --json 00cmxb6tak4sa"),

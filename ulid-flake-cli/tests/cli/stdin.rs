@@ -19,15 +19,31 @@ fn a_bad_line_in_the_middle() {
         );
 }
 
-#[test]
-fn crlf_and_a_last_line_without_newline() {
+/// Converts `input` to hex, and expects success and `output`.
+fn converts_to_hex(input: &str, output: &str) {
     ulid_flake()
         .args(["convert", "--to", "hex"])
-        .write_stdin("00F5MFHSEYXCM\r\n00CMXB6TAK4SA")
+        .write_stdin(input.to_owned())
         .assert()
         .success()
-        .stdout("0x3CB47C72EF7594\n0x329D59B4A9932A\n")
+        .stdout(output.to_owned())
         .stderr("");
+}
+
+#[test]
+fn crlf_line_endings_are_read() {
+    converts_to_hex(
+        "00F5MFHSEYXCM\r\n00CMXB6TAK4SA\r\n",
+        "0x3CB47C72EF7594\n0x329D59B4A9932A\n",
+    );
+}
+
+#[test]
+fn a_last_line_without_newline_is_read() {
+    converts_to_hex(
+        "00F5MFHSEYXCM\n00CMXB6TAK4SA",
+        "0x3CB47C72EF7594\n0x329D59B4A9932A\n",
+    );
 }
 
 #[test]

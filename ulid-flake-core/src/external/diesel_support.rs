@@ -7,8 +7,17 @@
 //! `FromSqlRow` (which reads the value with `FromSql`): Diesel wraps an error of `FromSql` in a
 //! `DeserializeFieldError` whose message names only the field, whereas an error of
 //! `Queryable::build` reaches the caller as it is, so the message of a negative `BIGINT`
-//! shows the value. A nullable column still goes through `FromSql` (Diesel's own
-//! `Option<T>` impl), so there the value is in the error's `source()`.
+//! shows the value.
+//!
+//! A nullable column, read as `Option<Id<T>>`, cannot get the same message: Diesel reads it
+//! only through its own `impl Queryable<ST, DB> for Option<T>` (`Row = Self`, through
+//! `FromSql<Nullable<ST>, DB> for Option<T>`, which calls this module's `FromSql`), and its
+//! `FromStaticSqlRow` wraps every `FromSql` error in `DeserializeFieldError`, whose `Display`
+//! is `Error deserializing field 'invited_by'` and whose `source()` is this crate's error.
+//! The orphan rule forbids a `Queryable` or `FromSql` for `Option<Id<T>>` outside Diesel (and
+//! either would overlap Diesel's blanket impls), so the value stays in the `source()`;
+//! `diesel::result::Error::source` returns it directly, and error reporters that print the
+//! chain show `Error deserializing field 'invited_by': value out of range: ..., found -5`.
 
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql, Queryable};

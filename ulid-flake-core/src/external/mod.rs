@@ -2,18 +2,26 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_support;
+#[cfg(feature = "async-graphql")]
+mod async_graphql_support;
 #[cfg(feature = "chrono")]
 mod chrono_support;
 #[cfg(feature = "diesel")]
 mod diesel_support;
 #[cfg(feature = "jiff")]
 mod jiff_support;
+#[cfg(feature = "postgres-types")]
+mod postgres_types_support;
 #[cfg(feature = "proptest")]
 pub(crate) mod proptest_support;
 #[cfg(feature = "rand010")]
 pub(crate) mod rand010_support;
+#[cfg(feature = "rusqlite")]
+mod rusqlite_support;
 #[cfg(feature = "schemars")]
 mod schemars_support;
+#[cfg(feature = "sea-orm")]
+mod sea_orm_support;
 #[cfg(feature = "serde")]
 pub(crate) mod serde_support;
 #[cfg(feature = "sqlx")]
@@ -24,6 +32,101 @@ mod time_support;
 mod utoipa_support;
 #[cfg(feature = "uuid")]
 mod uuid_support;
+
+/// The two forms of an ID that the SQL and GraphQL integrations (postgres-types, rusqlite,
+/// async-graphql) convert between, for [`UlidFlake`](crate::UlidFlake), [`Id<T>`](crate::Id)
+/// and [`PrefixedId<T>`](crate::PrefixedId) alike: the integer of a `BIGINT` column, and the
+/// type's own text (`Display`/`FromStr`: 13 characters, with `T`'s prefix and `_` before them
+/// for a `PrefixedId<T>`).
+#[cfg(any(
+    feature = "postgres-types",
+    feature = "rusqlite",
+    feature = "async-graphql"
+))]
+pub(crate) mod text_form {
+    use crate::{ENCODED_LEN, Error, Id, Prefix, PrefixedId, UlidFlake};
+
+    /// An ID type's integer and text forms.
+    pub(crate) trait TextForm: Copy {
+        /// The ID of a `BIGINT`; a negative value is an [`Error::OutOfRange`].
+        #[cfg_attr(
+            not(any(feature = "postgres-types", feature = "rusqlite")),
+            allow(dead_code, reason = "GraphQL carries the text only")
+        )]
+        fn from_i64(value: i64) -> Result<Self, Error>;
+
+        /// The `BIGINT` of the ID.
+        #[cfg_attr(
+            not(any(feature = "postgres-types", feature = "rusqlite")),
+            allow(dead_code, reason = "GraphQL carries the text only")
+        )]
+        fn to_i64(self) -> i64;
+
+        /// The ID of its text, as `FromStr` reads it.
+        fn parse_text(text: &[u8]) -> Result<Self, Error>;
+
+        /// Calls `f` with the ID's text, as `Display` writes it, without allocating.
+        #[cfg_attr(
+            not(any(feature = "postgres-types", feature = "async-graphql")),
+            allow(dead_code, reason = "rusqlite writes the integer only")
+        )]
+        fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R;
+    }
+
+    impl TextForm for UlidFlake {
+        fn from_i64(value: i64) -> Result<Self, Error> {
+            Self::from_i64(value)
+        }
+
+        fn to_i64(self) -> i64 {
+            self.to_i64()
+        }
+
+        fn parse_text(text: &[u8]) -> Result<Self, Error> {
+            Self::parse_ascii(text)
+        }
+
+        fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R {
+            f(self.encode(&mut [0; ENCODED_LEN]))
+        }
+    }
+
+    impl<T: ?Sized> TextForm for Id<T> {
+        fn from_i64(value: i64) -> Result<Self, Error> {
+            Self::from_i64(value)
+        }
+
+        fn to_i64(self) -> i64 {
+            self.to_i64()
+        }
+
+        fn parse_text(text: &[u8]) -> Result<Self, Error> {
+            Self::parse_ascii(text)
+        }
+
+        fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R {
+            f(self.encode(&mut [0; ENCODED_LEN]))
+        }
+    }
+
+    impl<T: Prefix + ?Sized> TextForm for PrefixedId<T> {
+        fn from_i64(value: i64) -> Result<Self, Error> {
+            Self::from_i64(value)
+        }
+
+        fn to_i64(self) -> i64 {
+            self.to_i64()
+        }
+
+        fn parse_text(text: &[u8]) -> Result<Self, Error> {
+            Self::parse_ascii(text)
+        }
+
+        fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R {
+            f(self.encode(&mut [0; crate::prefixed::MAX_TEXT_LEN]))
+        }
+    }
+}
 
 /// What the OpenAPI (utoipa) and JSON Schema (schemars) descriptions of an ID say, so that the
 /// two agree: the string that JSON carries (serde's human-readable form), never the integer.
@@ -172,6 +275,24 @@ macro_rules! __newtype_sqlx {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __newtype_sqlx {
+    ($name:ident) => {};
+}
+
+/// `newtype!`'s SeaORM impls.
+#[cfg(feature = "sea-orm")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_sea_orm {
+    ($name:ident) => {
+        $crate::__impl_sea_orm_via_ulid_flake!([] $name, ::core::stringify!($name));
+    };
+}
+
+/// Without SeaORM there is nothing to generate.
+#[cfg(not(feature = "sea-orm"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_sea_orm {
     ($name:ident) => {};
 }
 

@@ -158,13 +158,24 @@ mod chrono {
         });
     }
 
+    struct User;
+
+    /// The moment of SPEC §5's vector, in a time zone other than UTC.
+    fn moment() -> DateTime<::chrono::FixedOffset> {
+        DateTime::parse_from_rfc3339("2024-06-06T08:06:06.666+02:00").unwrap()
+    }
+
     #[test]
-    fn chrono_typed_ids_and_other_time_zones() {
-        struct User;
-        let moment = DateTime::parse_from_rfc3339("2024-06-06T08:06:06.666+02:00").unwrap();
+    fn chrono_typed_ids_convert_from_other_time_zones_and_back() {
+        let moment = moment();
         let id = Id::<User>::from_chrono_date_time(moment, Epoch::DEFAULT, 627_498).unwrap();
         assert_eq!(id.to_string(), "00CMXB6TAK4SA");
         assert_eq!(id.to_chrono_date_time(Epoch::DEFAULT), moment);
+    }
+
+    #[test]
+    fn chrono_windows_give_typed_bounds() {
+        let moment = moment();
         assert_eq!(
             Id::<User>::range_for_chrono_date_time(Epoch::DEFAULT, moment..moment),
             None
@@ -181,7 +192,11 @@ mod chrono {
                 parts(13_586_766_666, (1 << 20) - 1)
             )
         );
-        // chrono holds every moment an ID can name, even of the latest epoch.
+    }
+
+    #[test]
+    fn chrono_holds_every_moment_an_id_can_name() {
+        // Even of the latest epoch.
         assert_eq!(
             UlidFlake::MAX
                 .to_chrono_date_time(Epoch::MAX)
@@ -215,13 +230,22 @@ mod time {
         });
     }
 
+    struct User;
+
+    /// The moment of SPEC §5's vector, in a time zone other than UTC.
+    const MOMENT: OffsetDateTime = datetime!(2024-06-06 8:06:06.666 +02:00);
+
     #[test]
-    fn time_typed_ids_and_the_year_9999() {
-        struct User;
-        let moment = datetime!(2024-06-06 8:06:06.666 +02:00);
+    fn time_typed_ids_convert_both_ways() {
+        let moment = MOMENT;
         let id = Id::<User>::from_offset_date_time(moment, Epoch::DEFAULT, 627_498).unwrap();
         assert_eq!(id.to_string(), "00CMXB6TAK4SA");
         assert_eq!(id.to_offset_date_time(Epoch::DEFAULT), Ok(moment));
+    }
+
+    #[test]
+    fn time_windows_give_typed_bounds() {
+        let moment = MOMENT;
         let (lowest, highest) = Id::<User>::range_for_offset_date_time(
             Epoch::DEFAULT,
             moment..moment + ::time::Duration::milliseconds(1),
@@ -234,6 +258,10 @@ mod time {
                 parts(13_586_766_666, (1 << 20) - 1)
             )
         );
+    }
+
+    #[test]
+    fn moments_after_the_year_9999_are_out_of_time_s_range() {
         // The IDs of the latest epoch end in the year 10889, after OffsetDateTime's last moment.
         let error = Error::DateTimeOutOfRange {
             found_unix_ms: (1 << 48) - 1,
@@ -245,6 +273,10 @@ mod time {
             "moment out of range of the date-time type: expected at most Unix ms \
              253402300799999, found Unix ms 281474976710655"
         );
+    }
+
+    #[test]
+    fn the_last_moment_of_the_year_9999_converts_to_time() {
         let last = Epoch::from_unix_ms(253_402_300_799_999 - super::MAX_TIMESTAMP).unwrap();
         assert_eq!(
             UlidFlake::MAX.to_offset_date_time(last),
@@ -271,13 +303,24 @@ mod jiff {
         });
     }
 
+    struct User;
+
+    /// The moment of SPEC §5's vector.
+    fn moment() -> Timestamp {
+        "2024-06-06T06:06:06.666Z".parse().unwrap()
+    }
+
     #[test]
-    fn jiff_typed_ids_and_the_year_9999() {
-        struct User;
-        let moment: Timestamp = "2024-06-06T06:06:06.666Z".parse().unwrap();
+    fn jiff_typed_ids_convert_both_ways() {
+        let moment = moment();
         let id = Id::<User>::from_jiff_timestamp(moment, Epoch::DEFAULT, 627_498).unwrap();
         assert_eq!(id.to_string(), "00CMXB6TAK4SA");
         assert_eq!(id.to_jiff_timestamp(Epoch::DEFAULT), Ok(moment));
+    }
+
+    #[test]
+    fn jiff_windows_give_typed_bounds() {
+        let moment = moment();
         let (lowest, highest) =
             Id::<User>::range_for_jiff_timestamp(Epoch::DEFAULT, moment..moment + 1.millisecond())
                 .unwrap();
@@ -288,6 +331,10 @@ mod jiff {
                 parts(13_586_766_666, (1 << 20) - 1)
             )
         );
+    }
+
+    #[test]
+    fn moments_after_the_year_9999_are_out_of_jiff_s_range() {
         assert_eq!(
             UlidFlake::MAX.to_jiff_timestamp(Epoch::MAX),
             Err(Error::DateTimeOutOfRange {

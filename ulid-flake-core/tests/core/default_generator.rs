@@ -87,6 +87,10 @@ fn the_variable_selects_the_scalable_layout() {
         probe_in_child("generate", Some("3")),
         "ok Scalable { scalability_id: 3 } ids 3 3 ordered true"
     );
+}
+
+#[test]
+fn whitespace_around_the_variable_is_ignored() {
     assert_eq!(
         probe_in_child("generate", Some(" 31\n")),
         "ok Scalable { scalability_id: 31 } ids 31 31 ordered true"
@@ -131,6 +135,10 @@ fn init_from_env_reports_a_bad_variable_at_start_up_as_the_lazy_path_does() {
             "init {message}; generate {message}; new panics: ulid-flake: no ID can be issued: {message}"
         )
     );
+}
+
+#[test]
+fn init_from_env_sets_up_a_good_variable() {
     assert_eq!(
         probe_in_child("init", Some("7")),
         "init ok; generate 7; new 7"
@@ -138,11 +146,15 @@ fn init_from_env_reports_a_bad_variable_at_start_up_as_the_lazy_path_does() {
 }
 
 #[test]
-fn configuring_in_code_works_once_and_before_first_use() {
+fn configuring_in_code_works_once() {
     assert_eq!(
         probe_in_child("configure-then-use", Some("3")),
         "Ok(()) Err(DefaultGeneratorAlreadySet) id 12"
     );
+}
+
+#[test]
+fn configuring_in_code_after_first_use_is_refused() {
     assert_eq!(
         probe_in_child("use-then-configure", None),
         "Err(DefaultGeneratorAlreadySet)"

@@ -53,15 +53,30 @@ fn a_new_millisecond_draws_fresh_randomness_over_the_whole_field() {
     assert_eq!(second, UlidFlake::from_parts(101, 7).unwrap());
 }
 
-#[test]
-fn the_same_millisecond_adds_an_increment_and_redraws_zero() {
+/// A generator with default settings that has made the ID with randomness 5 in
+/// millisecond 100.
+fn after_a_first_draw_of_5() -> Generator<ManualClock, ScriptedRandom> {
     let generator = scripted(|builder| builder, at(100));
     next(&generator, &[5]).unwrap();
-    // 1-byte entropy: increments are draws masked to 0xFF; 0x100 masks to 0 and is redrawn.
-    let id = next(&generator, &[0x100, 0x1FF]).unwrap();
+    generator
+}
+
+#[test]
+fn the_same_millisecond_adds_an_increment_masked_to_the_entropy_size() {
+    let generator = after_a_first_draw_of_5();
+    // 1-byte entropy: increments are draws masked to 0xFF.
+    let id = next(&generator, &[0x1FF]).unwrap();
     assert_eq!(id, UlidFlake::from_parts(100, 5 + 0xFF).unwrap());
     let id = next(&generator, &[0xFFFF_FF01]).unwrap();
     assert_eq!(id, UlidFlake::from_parts(100, 5 + 0xFF + 1).unwrap());
+}
+
+#[test]
+fn an_increment_of_zero_is_redrawn() {
+    let generator = after_a_first_draw_of_5();
+    // 0x100 masks to 0 and is redrawn.
+    let id = next(&generator, &[0x100, 0x1FF]).unwrap();
+    assert_eq!(id, UlidFlake::from_parts(100, 5 + 0xFF).unwrap());
 }
 
 #[test]
@@ -90,15 +105,26 @@ fn the_entropy_size_sets_the_increment_range() {
     }
 }
 
-#[test]
-fn overflow_fails_just_past_the_field_and_keeps_the_state() {
+/// A generator with default settings whose last ID, in millisecond 100, is 10 below the
+/// largest randomness.
+fn ten_below_the_field_max() -> Generator<ManualClock, ScriptedRandom> {
     let generator = scripted(|builder| builder, at(100));
     next(&generator, &[FIELD_MAX - 10]).unwrap();
+    generator
+}
+
+#[test]
+fn overflow_fails_just_past_the_field() {
+    let generator = ten_below_the_field_max();
     assert_eq!(
         next(&generator, &[11]),
         Err(Error::Overflow { timestamp_ms: 100 })
     );
-    // The state did not move: a smaller draw reaches the maximum exactly, which is allowed.
+}
+
+#[test]
+fn the_field_maximum_itself_is_allowed() {
+    let generator = ten_below_the_field_max();
     assert_eq!(
         next(&generator, &[10]),
         Ok(UlidFlake::from_parts(100, FIELD_MAX).unwrap())
@@ -107,7 +133,29 @@ fn overflow_fails_just_past_the_field_and_keeps_the_state() {
         next(&generator, &[1]),
         Err(Error::Overflow { timestamp_ms: 100 })
     );
-    // The next millisecond starts afresh.
+}
+
+#[test]
+fn an_overflow_keeps_the_state() {
+    let generator = ten_below_the_field_max();
+    assert_eq!(
+        next(&generator, &[11]),
+        Err(Error::Overflow { timestamp_ms: 100 })
+    );
+    // The state did not move: a smaller draw reaches the maximum exactly.
+    assert_eq!(
+        next(&generator, &[10]),
+        Ok(UlidFlake::from_parts(100, FIELD_MAX).unwrap())
+    );
+}
+
+#[test]
+fn after_an_overflow_the_next_millisecond_starts_afresh() {
+    let generator = ten_below_the_field_max();
+    assert_eq!(
+        next(&generator, &[11]),
+        Err(Error::Overflow { timestamp_ms: 100 })
+    );
     clock(&generator).set(at(101));
     assert_eq!(
         next(&generator, &[FIELD_MAX]),
@@ -115,24 +163,42 @@ fn overflow_fails_just_past_the_field_and_keeps_the_state() {
     );
 }
 
-#[test]
-fn the_scalable_layout_has_15_random_bits_and_the_scalability_id() {
-    let generator = scripted(
+/// A generator of the scalable layout, scalability id 7, with 2-byte increments, in
+/// millisecond 100.
+fn scalable_7() -> Generator<ManualClock, ScriptedRandom> {
+    scripted(
         |builder| {
             builder
                 .layout(Layout::Scalable { scalability_id: 7 })
                 .entropy_bytes(2)
         },
         at(100),
-    );
+    )
+}
+
+#[test]
+fn the_scalable_layout_has_15_random_bits() {
+    let generator = scalable_7();
     let id = next(&generator, &[u32::MAX - 3]).unwrap();
     assert_eq!(id.ms_since_epoch(), 100);
     assert_eq!(u32::from(id.scalable_randomness()), SCALABLE_FIELD_MAX - 3);
-    assert_eq!(id.scalability_id(), 7);
     assert_eq!(
         id,
         UlidFlake::from_scalable_parts(100, (SCALABLE_FIELD_MAX - 3) as u16, 7).unwrap()
     );
+}
+
+#[test]
+fn the_scalable_layout_carries_the_scalability_id() {
+    let generator = scalable_7();
+    let id = next(&generator, &[u32::MAX - 3]).unwrap();
+    assert_eq!(id.scalability_id(), 7);
+}
+
+#[test]
+fn the_scalable_layout_overflows_just_past_15_bits() {
+    let generator = scalable_7();
+    next(&generator, &[u32::MAX - 3]).unwrap();
     assert_eq!(
         next(&generator, &[3]),
         Ok(UlidFlake::from_scalable_parts(100, SCALABLE_FIELD_MAX as u16, 7).unwrap())
@@ -178,7 +244,7 @@ fn a_rollback_within_the_allowance_continues_in_the_last_millisecond() {
 }
 
 #[test]
-fn a_zero_allowance_fails_on_any_rollback_and_the_default_is_one_second() {
+fn a_zero_allowance_fails_on_any_rollback() {
     let generator = scripted(
         |builder| builder.rollback_allowance(Duration::ZERO),
         at(100),
@@ -192,7 +258,10 @@ fn a_zero_allowance_fails_on_any_rollback_and_the_default_is_one_second() {
             allowance_ms: 0
         })
     );
+}
 
+#[test]
+fn the_default_allowance_is_one_second() {
     let generator = scripted(|builder| builder, at(5_000));
     assert_eq!(generator.rollback_allowance_ms(), 1_000);
     next(&generator, &[0]).unwrap();
@@ -335,24 +404,40 @@ fn configuration_is_validated_when_built() {
     }
 }
 
-#[test]
-fn from_unix_epoch_time_uses_the_epoch_fresh_randomness_and_no_state() {
-    let generator = scripted(
+/// A generator of the scalable layout, scalability id 9, at the epoch.
+fn scalable_9() -> Generator<ManualClock, ScriptedRandom> {
+    scripted(
         |builder| builder.layout(Layout::Scalable { scalability_id: 9 }),
         at(0),
-    );
+    )
+}
+
+#[test]
+fn from_unix_epoch_time_counts_from_the_epoch_with_fresh_randomness() {
+    let generator = scalable_9();
     generator_random(&generator).push(&[u32::MAX]);
     let id = generator.from_unix_epoch_time(1_704_067_201).unwrap();
     assert_eq!(
         id,
         UlidFlake::from_scalable_parts(1_000, SCALABLE_FIELD_MAX as u16, 9).unwrap()
     );
-    // The generator's state is untouched: the next ID is a fresh draw at the clock's time.
+}
+
+#[test]
+fn from_unix_epoch_time_leaves_the_state_untouched() {
+    let generator = scalable_9();
+    generator_random(&generator).push(&[u32::MAX]);
+    generator.from_unix_epoch_time(1_704_067_201).unwrap();
+    // The next ID is a fresh draw at the clock's time.
     assert_eq!(
         next(&generator, &[0]),
         Ok(UlidFlake::from_scalable_parts(0, 0, 9).unwrap())
     );
+}
 
+#[test]
+fn from_unix_epoch_time_rejects_moments_outside_the_epoch_s_range() {
+    let generator = scalable_9();
     assert_eq!(
         generator.from_unix_epoch_time(1_704_067_199),
         Err(Error::TimestampOutOfRange { found_ms: -1_000 })
@@ -368,13 +453,22 @@ fn from_unix_epoch_time_uses_the_epoch_fresh_randomness_and_no_state() {
     generator_random(&generator).push(&[0]);
     assert!(generator.from_unix_epoch_time(last_second).is_ok());
     assert!(generator.from_unix_epoch_time(last_second + 1).is_err());
+}
 
+#[test]
+fn from_system_time_counts_from_the_epoch() {
+    let generator = scalable_9();
     generator_random(&generator).push(&[5]);
     let moment = std::time::UNIX_EPOCH + Duration::from_millis(at(77) as u64);
     assert_eq!(
         generator.from_system_time(moment),
         Ok(UlidFlake::from_scalable_parts(77, 5, 9).unwrap())
     );
+}
+
+#[test]
+fn from_system_time_rejects_moments_before_the_epoch() {
+    let generator = scalable_9();
     assert_eq!(
         generator.from_system_time(std::time::UNIX_EPOCH - Duration::from_millis(1)),
         Err(Error::TimestampOutOfRange {

@@ -22,14 +22,21 @@ fn assert_traits<
 }
 
 #[test]
-fn costs_nothing_and_needs_nothing_of_its_entity() {
+fn costs_nothing() {
     assert_eq!(size_of::<Id<User>>(), 8);
     assert_eq!(size_of::<Option<Id<User>>>(), 16);
     assert_eq!(align_of::<Id<User>>(), align_of::<u64>());
+}
+
+#[test]
+fn needs_nothing_of_its_entity() {
     assert_traits::<Id<User>>();
     assert_traits::<Id<dyn Debug>>();
     assert_traits::<Id<str>>();
+}
 
+#[test]
+fn sets_hold_it_as_its_value() {
     let a = Id::<User>::parse_str("00CMXB6TAK4SA").unwrap();
     let b = a;
     assert_eq!(a, b);
@@ -61,21 +68,45 @@ fn debug_shows_the_entity_without_its_path() {
         format!("{:?}", Id::<(u8, String)>::from(value)),
         "Id<(u8, String)>(00CMXB6TAK4SA)"
     );
-    assert_eq!(format!("{}", Id::<User>::from(value)), "00CMXB6TAK4SA");
 }
 
 #[test]
-fn converts_to_and_from_the_untyped_value_and_integers() {
+fn display_is_the_text_alone() {
+    let value = ulid_flake!("00CMXB6TAK4SA");
+    assert_eq!(format!("{}", Id::<User>::from(value)), "00CMXB6TAK4SA");
+}
+
+/// The value of SPEC §5's `128GGYHYYK08N`, untyped and as a user's ID.
+fn value_and_id() -> (UlidFlake, Id<User>) {
     let value = ulid_flake!("128GGYHYYK08N");
-    let id: Id<User> = value.into();
+    (value, value.into())
+}
+
+#[test]
+fn converts_to_and_from_the_untyped_value() {
+    let (value, id) = value_and_id();
     assert_eq!(UlidFlake::from(id), value);
     assert_eq!(id.to_ulid_flake(), value);
+}
+
+#[test]
+fn converts_to_and_from_integers() {
+    let (_, id) = value_and_id();
     assert_eq!(u64::from(id), 1_234_567_890_123_456_789);
     assert_eq!(i64::from(id), 1_234_567_890_123_456_789);
     assert_eq!(Id::<User>::try_from(1_234_567_890_123_456_789_u64), Ok(id));
     assert_eq!(Id::<User>::try_from(1_234_567_890_123_456_789_i64), Ok(id));
+}
+
+#[test]
+fn parses_text_in_either_case() {
+    let (_, id) = value_and_id();
     assert_eq!(Id::<User>::try_from("128ggyhyyk08n"), Ok(id));
     assert_eq!("128GGYHYYK08N".parse::<Id<User>>(), Ok(id));
+}
+
+#[test]
+fn rejects_integers_outside_0_to_i64_max() {
     assert_eq!(
         Id::<User>::try_from(-5_i64),
         Err(Error::OutOfRange { found: -5 })
@@ -86,6 +117,10 @@ fn converts_to_and_from_the_untyped_value_and_integers() {
             found: u64::MAX.into()
         })
     );
+}
+
+#[test]
+fn rejects_text_of_the_wrong_length() {
     assert_eq!(
         "128GGYHYYK08".parse::<Id<User>>(),
         Err(Error::InvalidLength { found: 12 })
@@ -101,7 +136,6 @@ fn generates_from_the_default_generator() {
 
 #[test]
 fn reads_every_field_as_the_untyped_value_does() {
-    use std::time::{Duration, UNIX_EPOCH};
     use ulid_flake_core::Epoch;
 
     for text in [
@@ -125,6 +159,13 @@ fn reads_every_field_as_the_untyped_value_does() {
             assert_eq!(id.system_time(epoch), value.system_time(epoch), "{text}");
         }
     }
+}
+
+#[test]
+fn reads_the_fields_of_the_spec_vector() {
+    use std::time::{Duration, UNIX_EPOCH};
+    use ulid_flake_core::Epoch;
+
     // The vector of SPEC §5: 2024-06-06T06:06:06.666Z with the default epoch.
     let id = Id::<User>::parse_str("00CMXB6TAK4SA").unwrap();
     assert_eq!(id.ms_since_epoch(), 13_586_766_666);
@@ -136,10 +177,15 @@ fn reads_every_field_as_the_untyped_value_does() {
     assert_eq!(id.randomness(), 627_498);
 }
 
-#[test]
-fn bytes_text_and_integer_forms_match_the_untyped_value() {
+/// SPEC §2's formatting vector, untyped and as a user's ID.
+fn formatting_vector() -> (UlidFlake, Id<User>) {
     let value = ulid_flake!("00F5MFHSEYXCM");
-    let id = Id::<User>::from(value);
+    (value, value.into())
+}
+
+#[test]
+fn bytes_match_the_untyped_value() {
+    let (value, id) = formatting_vector();
     assert_eq!(id.to_bytes(), value.to_bytes());
     assert_eq!(<[u8; 8]>::from(id), value.to_bytes());
     assert_eq!(Id::<User>::from_bytes(id.to_bytes()), Ok(id));
@@ -147,12 +193,22 @@ fn bytes_text_and_integer_forms_match_the_untyped_value() {
         Id::<User>::from_bytes([0x80, 0, 0, 0, 0, 0, 0, 0]),
         Err(Error::OutOfRange { found: 1 << 63 })
     );
+}
+
+#[test]
+fn formatting_matches_the_untyped_value() {
+    let (value, id) = formatting_vector();
     assert_eq!(id.to_hex(), "0x3CB47C72EF7594");
     assert_eq!(id.to_bin(), value.to_bin());
     assert_eq!(
         format!("{id:x} {id:#X} {id:b} {id:o} {id:>15}"),
         format!("{value:x} {value:#X} {value:b} {value:o} {value:>15}")
     );
+}
+
+#[test]
+fn text_matches_the_untyped_value() {
+    let (value, id) = formatting_vector();
     assert_eq!(String::from(id), "00F5MFHSEYXCM");
     assert_eq!(String::from(value), "00F5MFHSEYXCM");
     let mut buf = [0; ulid_flake_core::ENCODED_LEN];
@@ -175,7 +231,6 @@ fn cast_changes_the_entity_and_nothing_else() {
 
 #[test]
 fn time_windows_give_typed_bounds() {
-    use std::time::{Duration, UNIX_EPOCH};
     use ulid_flake_core::Epoch;
 
     let epoch = Epoch::DEFAULT.unix_ms() as i64;
@@ -185,7 +240,14 @@ fn time_windows_give_typed_bounds() {
     assert_eq!((lowest.to_ulid_flake(), highest.to_ulid_flake()), untyped);
     assert_eq!((lowest.ms_since_epoch(), highest.ms_since_epoch()), (5, 6));
     assert_eq!(Id::<User>::range_for(Epoch::DEFAULT, epoch..epoch), None);
+}
 
+#[test]
+fn system_time_windows_give_typed_bounds() {
+    use std::time::{Duration, UNIX_EPOCH};
+    use ulid_flake_core::Epoch;
+
+    let epoch = Epoch::DEFAULT.unix_ms() as i64;
     let at = |ms: i64| UNIX_EPOCH + Duration::from_millis((epoch + ms) as u64);
     let (lowest, highest) =
         Id::<User>::range_for_system_time(Epoch::DEFAULT, at(5)..at(7)).unwrap();

@@ -12,6 +12,8 @@ mod fork;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 mod fuzzing;
 mod generator;
+#[cfg(feature = "async-graphql")]
+mod graphql;
 mod headroom;
 mod id;
 mod lease;
@@ -24,6 +26,8 @@ mod prefixed;
 #[cfg(feature = "rand010")]
 mod rand;
 mod schema;
+#[cfg(feature = "sea-orm")]
+mod sea_orm;
 mod serde;
 mod statefulset;
 mod support;

@@ -13,10 +13,22 @@ ulid_flake_core::newtype! {
 const ADA: UserId = UserId(ulid_flake!("00CMXB6TAK4SA"));
 
 #[test]
-fn display_debug_and_from_str() {
+fn display_is_the_text() {
     assert_eq!(ADA.to_string(), "00CMXB6TAK4SA");
+}
+
+#[test]
+fn debug_names_the_type() {
     assert_eq!(format!("{ADA:?}"), "UserId(00CMXB6TAK4SA)");
+}
+
+#[test]
+fn from_str_reads_either_case() {
     assert_eq!("00cmxb6tak4sa".parse::<UserId>(), Ok(ADA));
+}
+
+#[test]
+fn from_str_rejects_an_invalid_character() {
     assert_eq!(
         "00CMXB6TAK4SI".parse::<UserId>(),
         Err(Error::InvalidCharacter {
@@ -24,18 +36,29 @@ fn display_debug_and_from_str() {
             found: b'I'
         })
     );
-    // Attributes before `struct` are kept.
+}
+
+#[test]
+fn attributes_before_struct_are_kept() {
     assert_eq!(UserId::default(), UserId(UlidFlake::MIN));
 }
 
 #[test]
-fn conversions_with_ulid_flake_and_the_integers() {
+fn converts_to_and_from_ulid_flake() {
     assert_eq!(UlidFlake::from(ADA), ADA.0);
     assert_eq!(UserId::from(ADA.0), ADA);
+}
+
+#[test]
+fn converts_to_and_from_integers() {
     assert_eq!(i64::from(ADA), 14_246_757_444_195_114);
     assert_eq!(u64::from(ADA), 14_246_757_444_195_114);
     assert_eq!(UserId::try_from(14_246_757_444_195_114_i64), Ok(ADA));
     assert_eq!(UserId::try_from(14_246_757_444_195_114_u64), Ok(ADA));
+}
+
+#[test]
+fn rejects_integers_outside_0_to_i64_max() {
     assert_eq!(
         UserId::try_from(-5_i64),
         Err(Error::OutOfRange { found: -5 })
@@ -48,13 +71,24 @@ fn conversions_with_ulid_flake_and_the_integers() {
     );
 }
 
+/// A user's key made after `ADA`.
+const LATER: UserId = UserId(ulid_flake!("00F5PEXFDQCGR"));
+
 #[test]
-fn order_equality_and_hash_are_the_ids() {
-    let later = UserId(ulid_flake!("00F5PEXFDQCGR"));
-    assert!(ADA < later);
+fn order_is_the_id_s() {
+    assert!(ADA < LATER);
+}
+
+#[test]
+fn a_copy_is_equal() {
     let copy = ADA;
     assert_eq!(copy, ADA);
-    assert_eq!(HashSet::from([ADA, copy, later]).len(), 2);
+}
+
+#[test]
+fn hash_is_the_id_s() {
+    let copy = ADA;
+    assert_eq!(HashSet::from([ADA, copy, LATER]).len(), 2);
 }
 
 #[test]
@@ -66,14 +100,23 @@ fn generate_uses_the_default_generator() {
 
 #[cfg(feature = "serde")]
 #[test]
-fn serde_as_ulid_flake() {
+fn json_carries_the_text_as_ulid_flake_does() {
     assert_eq!(serde_json::to_string(&ADA).unwrap(), r#""00CMXB6TAK4SA""#);
     assert_eq!(
         serde_json::from_str::<UserId>(r#""00cmxb6tak4sa""#).unwrap(),
         ADA
     );
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn json_rejects_numbers_as_ulid_flake_does() {
     assert!(serde_json::from_str::<UserId>("14246757444195114").is_err());
-    // Binary formats get the integer.
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn binary_formats_carry_the_integer_as_ulid_flake_does() {
     let mut cbor = Vec::new();
     ciborium::into_writer(&ADA, &mut cbor).unwrap();
     let mut expected = Vec::new();
@@ -126,14 +169,20 @@ fn json_schema_shares_ulid_flakes_definition() {
 // they follow the core's features.
 #[cfg(feature = "sqlx-postgres")]
 #[test]
-fn sqlx_traits_and_postgres_arrays() {
+fn sqlx_encodes_and_decodes_it_on_postgres() {
     fn assert_sqlx<T>()
     where
         T: sqlx::Type<sqlx::Postgres>
             + for<'q> sqlx::Encode<'q, sqlx::Postgres>
-            + for<'r> sqlx::Decode<'r, sqlx::Postgres>
-            + sqlx::postgres::PgHasArrayType,
+            + for<'r> sqlx::Decode<'r, sqlx::Postgres>,
     {
     }
     assert_sqlx::<UserId>();
+}
+
+#[cfg(feature = "sqlx-postgres")]
+#[test]
+fn postgres_arrays_of_it_are_sqlx_types() {
+    fn assert_array<T: sqlx::postgres::PgHasArrayType>() {}
+    assert_array::<UserId>();
 }

@@ -29,21 +29,41 @@ fn user() -> PrefixedId<User> {
 }
 
 #[test]
-fn display_and_from_str_round_trip_with_exact_strings() {
+fn display_writes_the_prefix_then_the_id() {
     assert_eq!(user().to_string(), "user_02MWMFBHB1YJ2");
-    assert_eq!("user_02MWMFBHB1YJ2".parse::<PrefixedId<User>>(), Ok(user()));
-    // The 13 characters in either case, as unprefixed IDs; the prefix as written.
-    assert_eq!("user_02mwmfbhb1yj2".parse::<PrefixedId<User>>(), Ok(user()));
     assert_eq!(
         PrefixedId::<Post>::from(VALUE).to_string(),
         "post_02MWMFBHB1YJ2"
     );
+    assert_eq!(String::from(user()), "user_02MWMFBHB1YJ2");
+}
+
+#[test]
+fn from_str_reads_the_exact_string() {
+    assert_eq!("user_02MWMFBHB1YJ2".parse::<PrefixedId<User>>(), Ok(user()));
+}
+
+#[test]
+fn from_str_reads_the_id_in_either_case() {
+    // The 13 characters in either case, as unprefixed IDs; the prefix as written.
+    assert_eq!("user_02mwmfbhb1yj2".parse::<PrefixedId<User>>(), Ok(user()));
+}
+
+#[test]
+fn display_honours_width() {
     assert_eq!(format!("{:>20}|", user()), "  user_02MWMFBHB1YJ2|");
+}
+
+#[test]
+fn debug_names_the_type() {
     assert_eq!(
         format!("{:?}", user()),
         "PrefixedId<User>(user_02MWMFBHB1YJ2)"
     );
-    assert_eq!(String::from(user()), "user_02MWMFBHB1YJ2");
+}
+
+#[test]
+fn the_longest_prefix_round_trips() {
     let long = PrefixedId::<Long>::from(UlidFlake::MAX);
     assert_eq!(
         long.to_string(),
@@ -61,13 +81,27 @@ fn the_value_is_the_id_s() {
     assert_eq!(user().to_i64(), VALUE.to_i64());
     assert_eq!(i64::from(user()), VALUE.to_i64());
     assert_eq!(PrefixedId::<User>::from_i64(VALUE.to_i64()), Ok(user()));
+    assert_eq!(size_of::<PrefixedId<User>>(), 8);
+}
+
+#[test]
+fn a_negative_integer_is_rejected() {
     assert_eq!(
         PrefixedId::<User>::from_i64(-1),
         Err(Error::OutOfRange { found: -1 })
     );
-    assert_eq!(size_of::<PrefixedId<User>>(), 8);
+}
+
+#[test]
+fn a_generated_id_sorts_after_an_older_one() {
     let newer = PrefixedId::<User>::generate().unwrap();
-    assert!(newer > user() && newer.to_string() > user().to_string());
+    assert!(newer > user());
+}
+
+#[test]
+fn a_generated_id_s_text_sorts_after_an_older_one_s() {
+    let newer = PrefixedId::<User>::generate().unwrap();
+    assert!(newer.to_string() > user().to_string());
 }
 
 #[test]
@@ -87,7 +121,11 @@ fn a_wrong_prefix_names_both() {
         error.to_string(),
         "wrong prefix: expected `user_`, found `post_`"
     );
-    // Prefixes are exact: no other case, no near miss.
+}
+
+#[test]
+fn prefixes_are_exact() {
+    // No other case, no near miss.
     for (text, message) in [
         (
             "USER_02MWMFBHB1YJ2",
@@ -141,7 +179,10 @@ fn an_unprefixed_id_is_rejected() {
         error.to_string(),
         "wrong prefix: expected `user_`, found none (an unprefixed ID)"
     );
-    // The way to read one on purpose: as an `Id<T>`.
+}
+
+#[test]
+fn an_unprefixed_id_is_read_on_purpose_as_an_id() {
     let id: PrefixedId<User> = "02MWMFBHB1YJ2".parse::<Id<User>>().unwrap().into();
     assert_eq!(id, user());
 }
@@ -199,23 +240,33 @@ mod serde_text {
         assert_eq!(serde_json::from_str::<Row>(&json).unwrap(), row);
     }
 
+    /// The message of deserializing `json` as a user's prefixed ID.
+    fn json_error(json: &str) -> String {
+        serde_json::from_str::<PrefixedId<User>>(json)
+            .unwrap_err()
+            .to_string()
+    }
+
     #[test]
-    fn json_rejects_other_prefixes_unprefixed_ids_and_numbers() {
-        let error = |json: &str| {
-            serde_json::from_str::<PrefixedId<User>>(json)
-                .unwrap_err()
-                .to_string()
-        };
+    fn json_rejects_another_prefix() {
         assert_eq!(
-            error(r#""post_02MWMFBHB1YJ2""#),
+            json_error(r#""post_02MWMFBHB1YJ2""#),
             "wrong prefix: expected `user_`, found `post_` at line 1 column 20"
         );
+    }
+
+    #[test]
+    fn json_rejects_an_unprefixed_id() {
         assert_eq!(
-            error(r#""02MWMFBHB1YJ2""#),
+            json_error(r#""02MWMFBHB1YJ2""#),
             "wrong prefix: expected `user_`, found none (an unprefixed ID) at line 1 column 15"
         );
+    }
+
+    #[test]
+    fn json_rejects_numbers() {
         assert_eq!(
-            error("12345"),
+            json_error("12345"),
             "invalid type: integer `12345`, expected a Ulid-Flake as a string of `user_` and 13 \
              Crockford Base32 characters (not a number: IDs exceed 2^53) at line 1 column 5"
         );

@@ -30,11 +30,23 @@ fn ids(seed: u64) -> Vec<UlidFlake> {
 
 #[test]
 fn a_seeded_generator_repeats_its_ids() {
+    assert_eq!(ids(42), ids(42));
+}
+
+#[test]
+fn another_seed_gives_other_ids() {
+    assert_ne!(ids(42), ids(43));
+}
+
+#[test]
+fn a_seeded_generator_s_ids_strictly_increase() {
     let first = ids(42);
-    assert_eq!(first, ids(42));
-    assert_ne!(first, ids(43));
     assert!(first.is_sorted() && first.windows(2).all(|pair| pair[0] != pair[1]));
-    let text: Vec<String> = first.iter().map(ToString::to_string).collect();
+}
+
+#[test]
+fn the_ids_of_seed_42_are_pinned() {
+    let text: Vec<String> = ids(42).iter().map(ToString::to_string).collect();
     assert_eq!(text, PINNED_SEED_42);
 }
 
@@ -67,7 +79,7 @@ fn the_source_draws_what_the_rng_draws() {
 }
 
 #[test]
-fn the_operating_system_rng_and_thread_rng_drive_a_generator() {
+fn the_operating_system_rng_drives_a_shared_generator() {
     // `Send`, so the generator can be shared by threads.
     let shared = Generator::builder()
         .random_source(RandSource::new(UnwrapErr(SysRng)))
@@ -80,6 +92,10 @@ fn the_operating_system_rng_and_thread_rng_drive_a_generator() {
         let ids: Vec<UlidFlake> = handles.into_iter().map(|h| h.join().unwrap()).collect();
         assert_ne!(ids[0], ids[1]);
     });
+}
+
+#[test]
+fn thread_rng_drives_a_generator_for_its_thread() {
     // `rand::rng()` is per thread (`!Send`): a generator for this thread.
     let local = Generator::builder()
         .random_source(RandSource::new(rand::rng()))

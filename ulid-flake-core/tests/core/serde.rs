@@ -28,56 +28,83 @@ fn json_carries_the_text_and_round_trips() {
         r#"{"id":"00CMXB6TAK4SA","referrer":"7ZZZZZZZZZZZZ","raw":"0000000000000"}"#
     );
     assert_eq!(serde_json::from_str::<User>(&json).unwrap(), user());
-    // Lowercase is valid input; `null` is `None`.
+}
+
+/// A user in JSON with a lowercase ID and a `null` referrer.
+fn lowercase_user_with_null_referrer() -> User {
     let lower = r#"{"id":"00cmxb6tak4sa","referrer":null,"raw":"0000000000000"}"#;
-    let parsed: User = serde_json::from_str(lower).unwrap();
-    assert_eq!((parsed.id, parsed.referrer), (ID.into(), None));
+    serde_json::from_str(lower).unwrap()
 }
 
 #[test]
-fn json_rejects_numbers_and_malformed_text_with_clear_messages() {
-    let error = |json: &str| {
-        serde_json::from_str::<Id<User>>(json)
-            .unwrap_err()
-            .to_string()
-    };
+fn json_accepts_lowercase_text() {
+    assert_eq!(lowercase_user_with_null_referrer().id, ID.into());
+}
+
+#[test]
+fn json_null_is_none() {
+    assert_eq!(lowercase_user_with_null_referrer().referrer, None);
+}
+
+/// The message of deserializing `json` as an ID.
+fn json_error(json: &str) -> String {
+    serde_json::from_str::<Id<User>>(json)
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn json_rejects_numbers_with_a_clear_message() {
     assert_eq!(
-        error("14246757444195114"),
+        json_error("14246757444195114"),
         "invalid type: integer `14246757444195114`, expected a Ulid-Flake as a 13-character \
          Crockford Base32 string (not a number: IDs exceed 2^53) at line 1 column 17"
     );
     assert_eq!(
-        error("-1"),
+        json_error("-1"),
         "invalid type: integer `-1`, expected a Ulid-Flake as a 13-character Crockford Base32 \
          string (not a number: IDs exceed 2^53) at line 1 column 2"
     );
+}
+
+#[test]
+fn json_rejects_malformed_text_with_the_codec_s_messages() {
     assert_eq!(
-        error(r#""00CMXB6TAK4SI""#),
+        json_error(r#""00CMXB6TAK4SI""#),
         "invalid character 'I' at index 12: expected a Crockford Base32 digit \
          (0-9, A-Z without I, L, O, U, in either case) at line 1 column 15"
     );
     assert_eq!(
-        error(r#""00CMXB6TAK4S""#),
+        json_error(r#""00CMXB6TAK4S""#),
         "invalid length: expected 13 ASCII characters, found 12 bytes at line 1 column 14"
     );
     assert_eq!(
-        error(r#""8000000000000""#),
+        json_error(r#""8000000000000""#),
         "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
          found 9223372036854775808 at line 1 column 15"
     );
-    assert!(error("true").starts_with("invalid type: boolean `true`, expected a Ulid-Flake"));
-    assert!(error("{}").starts_with("invalid type: map, expected a Ulid-Flake"));
+}
+
+#[test]
+fn json_rejects_other_types_naming_what_it_expected() {
+    assert!(json_error("true").starts_with("invalid type: boolean `true`, expected a Ulid-Flake"));
+    assert!(json_error("{}").starts_with("invalid type: map, expected a Ulid-Flake"));
+}
+
+#[derive(Debug, Deserialize)]
+struct Page {
+    after: Id<User>,
+    limit: u32,
 }
 
 #[test]
 fn query_strings_deserialize_through_deserialize_str() {
-    #[derive(Debug, Deserialize)]
-    struct Page {
-        after: Id<User>,
-        limit: u32,
-    }
     let page: Page = serde_urlencoded::from_str("after=00CMXB6TAK4SA&limit=10").unwrap();
     assert_eq!((page.after, page.limit), (ID.into(), 10));
+}
+
+#[test]
+fn query_strings_reject_malformed_ids_with_the_codec_s_message() {
     let error = serde_urlencoded::from_str::<Page>("after=00CMXB6TAK4S&limit=10").unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -86,22 +113,27 @@ fn query_strings_deserialize_through_deserialize_str() {
 }
 
 #[test]
-fn binary_formats_carry_the_integer_and_round_trip() {
+fn cbor_carries_the_integer() {
     let mut cbor = Vec::new();
     ciborium::into_writer(&ID, &mut cbor).unwrap();
     // CBOR major type 0 with an 8-byte argument (0x1B), then the value, big-endian.
     let mut expected = vec![0x1B];
     expected.extend(ID.to_u64().to_be_bytes());
     assert_eq!(cbor, expected);
+}
 
+#[test]
+fn cbor_round_trips() {
     let mut cbor = Vec::new();
     ciborium::into_writer(&user(), &mut cbor).unwrap();
     assert_eq!(
         ciborium::from_reader::<User, _>(cbor.as_slice()).unwrap(),
         user()
     );
+}
 
-    // An integer above i64::MAX where an ID belongs.
+#[test]
+fn cbor_rejects_an_integer_above_i64_max() {
     let mut too_large = Vec::new();
     ciborium::into_writer(&(1_u64 << 63), &mut too_large).unwrap();
     let error = ciborium::from_reader::<UlidFlake, _>(too_large.as_slice()).unwrap_err();
@@ -124,29 +156,37 @@ struct Pinned {
     maybe_text: Option<Id<User>>,
 }
 
-#[test]
-fn with_modules_pin_the_representation_in_every_format() {
-    let pinned = Pinned {
+fn pinned() -> Pinned {
+    Pinned {
         as_integer: ID.into(),
         maybe_integer: None,
         as_text: ID,
         maybe_text: Some(ID.into()),
-    };
-    let json = serde_json::to_string(&pinned).unwrap();
+    }
+}
+
+#[test]
+fn with_modules_pin_the_representation_in_json() {
+    let json = serde_json::to_string(&pinned()).unwrap();
     assert_eq!(
         json,
         r#"{"as_integer":14246757444195114,"maybe_integer":null,"as_text":"00CMXB6TAK4SA","maybe_text":"00CMXB6TAK4SA"}"#
     );
-    assert_eq!(serde_json::from_str::<Pinned>(&json).unwrap(), pinned);
+    assert_eq!(serde_json::from_str::<Pinned>(&json).unwrap(), pinned());
+}
 
+#[test]
+fn with_modules_round_trip_in_cbor() {
     let mut cbor = Vec::new();
-    ciborium::into_writer(&pinned, &mut cbor).unwrap();
+    ciborium::into_writer(&pinned(), &mut cbor).unwrap();
     assert_eq!(
         ciborium::from_reader::<Pinned, _>(cbor.as_slice()).unwrap(),
-        pinned
+        pinned()
     );
+}
 
-    // The integer module rejects a negative number and a string.
+#[test]
+fn the_integer_module_rejects_a_negative_number() {
     let negative =
         r#"{"as_integer":-1,"maybe_integer":null,"as_text":"00CMXB6TAK4SA","maybe_text":null}"#;
     assert_eq!(
@@ -156,6 +196,10 @@ fn with_modules_pin_the_representation_in_every_format() {
         "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
          found -1 at line 1 column 16"
     );
+}
+
+#[test]
+fn the_integer_module_rejects_a_string() {
     let text = r#"{"as_integer":"00CMXB6TAK4SA","maybe_integer":null,"as_text":"00CMXB6TAK4SA","maybe_text":null}"#;
     assert_eq!(
         serde_json::from_str::<Pinned>(text)
@@ -187,7 +231,10 @@ fn pinned_fields_survive_flatten_in_binary_formats() {
         ciborium::from_reader::<Outer, _>(cbor.as_slice()).unwrap(),
         outer
     );
+}
 
+#[test]
+fn unpinned_flattened_fields_refuse_the_integer_in_binary_formats() {
     // Unpinned, serde's buffering claims a human-readable format and the integer is refused:
     // the limitation the `with` modules exist for.
     #[derive(Debug, Serialize, Deserialize)]

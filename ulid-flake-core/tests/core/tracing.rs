@@ -86,45 +86,87 @@ fn acquiring_a_lease_is_an_info_event() {
     );
 }
 
-#[test]
-fn clock_rollbacks_and_overflow_waits_are_events() {
+/// A generator at millisecond 5 000 of the default epoch, with its first draw scripted.
+fn generator(first_draw: u32) -> Generator<ManualClock, ScriptedRandom> {
     let generator = Generator::builder()
         .clock(ManualClock::new(at(5_000)))
         .random_source(ScriptedRandom::default())
         .build()
         .unwrap();
-    // A full first draw; an increment drawn as 0, then 255; then 7; then a fresh 42.
-    generator.random_source().push(&[1_048_575, 0, 255, 7, 42]);
-    let clock = generator.clock();
+    generator.random_source().push(&[first_draw]);
+    generator
+}
+
+/// A generator that has made the last ID of millisecond 5 000 (a full first draw).
+fn with_a_full_millisecond() -> Generator<ManualClock, ScriptedRandom> {
+    let generator = generator(1_048_575);
+    generator.generate().unwrap();
+    generator
+}
+
+#[test]
+fn an_ordinary_generation_is_no_event() {
+    let generator = generator(1_048_575);
+    assert_eq!(
+        events_of(|| {
+            generator.generate().unwrap();
+        }),
+        [] as [String; 0]
+    );
+}
+
+#[test]
+fn a_rollback_within_the_allowance_is_a_debug_event() {
+    let generator = with_a_full_millisecond();
+    // An increment drawn as 0, then 255: past the full millisecond.
+    generator.random_source().push(&[0, 255]);
     let events = events_of(|| {
-        generator.generate().unwrap();
-        clock.set(at(4_999));
+        generator.clock().set(at(4_999));
         assert!(matches!(generator.generate(), Err(Error::Overflow { .. })));
-        clock.set(at(5_000 - 1_001));
+    });
+    assert_eq!(
+        events,
+        [format!(
+            "{} ulid_flake::generator: clock moved back within the rollback allowance: \
+             continuing in the last millisecond",
+            Level::DEBUG
+        )]
+    );
+}
+
+#[test]
+fn a_rollback_beyond_the_allowance_is_a_warning() {
+    let generator = with_a_full_millisecond();
+    let events = events_of(|| {
+        generator.clock().set(at(5_000 - 1_001));
         assert!(matches!(
             generator.generate(),
             Err(Error::ClockMovedBackwards { .. })
         ));
-        clock.set(at(5_000));
+    });
+    assert_eq!(
+        events,
+        [format!(
+            "{} ulid_flake::generator: clock moved back beyond the rollback allowance: no \
+             ID until it catches up",
+            Level::WARN
+        )]
+    );
+}
+
+#[test]
+fn waiting_for_the_next_millisecond_is_a_trace_event() {
+    let generator = with_a_full_millisecond();
+    // An increment of 7, past the full millisecond; then a fresh 42.
+    generator.random_source().push(&[7, 42]);
+    let events = events_of(|| {
         generator.generate_blocking().unwrap();
     });
     assert_eq!(
         events,
-        [
-            format!(
-                "{} ulid_flake::generator: clock moved back within the rollback allowance: \
-                 continuing in the last millisecond",
-                Level::DEBUG
-            ),
-            format!(
-                "{} ulid_flake::generator: clock moved back beyond the rollback allowance: no \
-                 ID until it catches up",
-                Level::WARN
-            ),
-            format!(
-                "{} ulid_flake::generator: millisecond exhausted: waiting for the next",
-                Level::TRACE
-            ),
-        ]
+        [format!(
+            "{} ulid_flake::generator: millisecond exhausted: waiting for the next",
+            Level::TRACE
+        )]
     );
 }

@@ -91,9 +91,13 @@ fn the_scalable_reading_splits_off_the_scalability_id() {
 }
 
 #[test]
-fn integers_and_bytes_outside_0_to_i64_max_are_rejected() {
+fn integers_from_0_to_i64_max_are_accepted() {
     assert_eq!(UlidFlake::try_from(i64::MAX), Ok(UlidFlake::MAX));
     assert_eq!(UlidFlake::try_from(0_i64), Ok(UlidFlake::MIN));
+}
+
+#[test]
+fn negative_integers_are_rejected() {
     assert_eq!(
         UlidFlake::try_from(-1_i64),
         Err(Error::OutOfRange { found: -1 })
@@ -104,6 +108,10 @@ fn integers_and_bytes_outside_0_to_i64_max_are_rejected() {
             found: i64::MIN.into()
         })
     );
+}
+
+#[test]
+fn unsigned_integers_above_i64_max_are_rejected() {
     assert_eq!(
         UlidFlake::try_from(1_u64 << 63),
         Err(Error::OutOfRange { found: 1 << 63 })
@@ -114,14 +122,26 @@ fn integers_and_bytes_outside_0_to_i64_max_are_rejected() {
             found: u64::MAX.into()
         })
     );
+}
+
+#[test]
+fn the_largest_id_is_i64_max_as_either_integer() {
     assert_eq!(u64::from(UlidFlake::MAX), i64::MAX as u64);
     assert_eq!(i64::from(UlidFlake::MAX), i64::MAX);
+}
+
+#[test]
+fn bytes_above_i64_max_are_rejected() {
     assert_eq!(
         UlidFlake::from_bytes([0xFF; 8]),
         Err(Error::OutOfRange {
             found: u64::MAX.into()
         })
     );
+}
+
+#[test]
+fn the_largest_id_is_i64_max_in_big_endian_bytes() {
     assert_eq!(
         UlidFlake::MAX.to_bytes(),
         [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]

@@ -4,36 +4,60 @@ use proptest::prelude::*;
 use ulid_flake_core::{Epoch, Error, MAX_TIMESTAMP, UlidFlake, ulid_flake};
 use uuid::Uuid;
 
-#[test]
-fn maps_the_vectors_to_version_7_uuids_and_back() {
+/// The SPEC §5 vector and its UUID with the default epoch.
+fn vector() -> (UlidFlake, Uuid) {
     let id = ulid_flake!("00CMXB6TAK4SA");
-    let uuid = id.to_uuid_v7(Epoch::DEFAULT);
+    (id, id.to_uuid_v7(Epoch::DEFAULT))
+}
+
+#[test]
+fn maps_the_vector_to_a_version_7_uuid() {
+    let (_, uuid) = vector();
     assert_eq!(uuid.to_string(), "018fec27-8f4a-7993-8a80-000000000000");
     assert_eq!(uuid.get_version_num(), 7);
     assert_eq!(uuid.get_variant(), uuid::Variant::RFC4122);
+}
+
+#[test]
+fn the_uuid_timestamp_is_the_id_s_unix_moment() {
+    let (id, uuid) = vector();
     // The UUID's timestamp is the ID's moment in Unix milliseconds.
     let (seconds, nanos) = uuid.get_timestamp().unwrap().to_unix();
     assert_eq!(
         seconds * 1000 + u64::from(nanos) / 1_000_000,
         id.unix_ms(Epoch::DEFAULT)
     );
-    assert_eq!(UlidFlake::from_uuid_v7(uuid, Epoch::DEFAULT), Ok(id));
+}
 
+#[test]
+fn maps_the_vector_s_uuid_back() {
+    let (id, uuid) = vector();
+    assert_eq!(UlidFlake::from_uuid_v7(uuid, Epoch::DEFAULT), Ok(id));
+}
+
+#[test]
+fn the_extremes_round_trip_in_every_epoch() {
     for id in [UlidFlake::MIN, UlidFlake::MAX] {
         for epoch in [Epoch::UNIX, Epoch::DEFAULT, Epoch::MAX] {
             assert_eq!(UlidFlake::from_uuid_v7(id.to_uuid_v7(epoch), epoch), Ok(id));
         }
     }
+}
+
+#[test]
+fn the_largest_id_of_the_latest_epoch_maps_to_the_largest_uuid() {
     assert_eq!(
         UlidFlake::MAX.to_uuid_v7(Epoch::MAX).to_string(),
         "ffffffff-ffff-7fff-bfc0-000000000000"
     );
 }
 
+fn invalid(expected: &'static str) -> Result<UlidFlake, Error> {
+    Err(Error::InvalidUuid { expected })
+}
+
 #[test]
-fn rejects_uuids_no_id_maps_to() {
-    let invalid = |expected| Err(Error::InvalidUuid { expected });
-    let v7 = ulid_flake!("00CMXB6TAK4SA").to_uuid_v7(Epoch::DEFAULT);
+fn rejects_other_versions() {
     assert_eq!(
         UlidFlake::from_uuid_v7(
             Uuid::from_u128(0x0190_0000_0000_4000_8000_0000_0000_0000),
@@ -41,21 +65,39 @@ fn rejects_uuids_no_id_maps_to() {
         ),
         invalid("version 7")
     );
+}
+
+#[test]
+fn rejects_other_variants() {
+    let (_, v7) = vector();
     assert_eq!(
         UlidFlake::from_uuid_v7(Uuid::from_u128(v7.as_u128() ^ (1 << 63)), Epoch::DEFAULT),
         invalid("the RFC 9562 variant")
     );
+}
+
+#[test]
+fn rejects_uuids_with_low_bits_set() {
+    let (_, v7) = vector();
     assert_eq!(
         UlidFlake::from_uuid_v7(Uuid::from_u128(v7.as_u128() | 1), Epoch::DEFAULT),
         invalid("the low 54 bits zero")
     );
+}
+
+#[test]
+fn rejects_moments_before_the_epoch() {
+    let (_, v7) = vector();
     // Another epoch: the moment falls before it.
     let later = Epoch::from_unix_ms(Epoch::DEFAULT.unix_ms() + 13_586_766_667).unwrap();
     assert_eq!(
         UlidFlake::from_uuid_v7(v7, later),
         Err(Error::TimestampOutOfRange { found_ms: -1 })
     );
-    // Past the last millisecond of the epoch.
+}
+
+#[test]
+fn rejects_moments_past_the_last_millisecond_of_the_epoch() {
     let past_the_end =
         Uuid::from_u128(UlidFlake::MAX.to_uuid_v7(Epoch::UNIX).as_u128() + (1 << 80));
     assert_eq!(

@@ -1,11 +1,13 @@
 //! The same behaviour on PostgreSQL, MariaDB and SQLite: each test is written once and
 //! instantiated per backend.
 
+use std::error::Error as _;
+
 use diesel::prelude::*;
 use ulid_flake_diesel::generator::Generator;
 use ulid_flake_diesel::{Epoch, Id, Prefix, PrefixedId, UlidFlake};
 
-use crate::support::{User, VALUES, users};
+use crate::support::{User, VALUES, chain, out_of_range, users};
 
 ulid_flake_diesel::newtype! {
     /// A user's own key type.
@@ -25,14 +27,6 @@ impl Prefix for User {
     const PREFIX: &'static str = "user";
 }
 
-/// The message of loading `found` from a `BIGINT`.
-fn out_of_range(found: i64) -> String {
-    format!(
-        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
-         found {found}"
-    )
-}
-
 fn user(id: impl Into<Id<User>>, name: &str, invited_by: Option<Id<User>>) -> User {
     User {
         id: id.into(),
@@ -42,22 +36,29 @@ fn user(id: impl Into<Id<User>>, name: &str, invited_by: Option<Id<User>>) -> Us
 }
 
 macro_rules! backend_tests {
-    ($backend:ident) => {
+    ($backend:ident, $connection:ty) => {
         mod $backend {
             use super::*;
 
-            #[test]
-            fn structs_with_typed_ids_insert_load_update_and_join_nullable_keys() {
-                let conn = &mut crate::support::$backend();
+            /// A connection whose `users` table holds Ada (no inviter) and Bob, invited by
+            /// Ada, with generated IDs.
+            fn with_ada_and_bob() -> ($connection, User, User) {
+                let mut conn = crate::support::$backend();
                 let ada = user(Id::generate().unwrap(), "Ada", None);
                 let bob = user(Id::generate().unwrap(), "Bob", Some(ada.id));
                 for row in [&ada, &bob] {
                     diesel::insert_into(users::table)
                         .values(row)
-                        .execute(conn)
+                        .execute(&mut conn)
                         .unwrap();
                 }
+                (conn, ada, bob)
+            }
 
+            #[test]
+            fn structs_with_typed_ids_insert_and_load() {
+                let (mut conn, ada, bob) = with_ada_and_bob();
+                let conn = &mut conn;
                 let all: Vec<User> = users::table
                     .order(users::id)
                     .select(User::as_select())
@@ -73,8 +74,12 @@ macro_rules! backend_tests {
                     .first(conn)
                     .unwrap();
                 assert_eq!(found.invited_by, Some(ada.id));
+            }
 
-                // A nullable foreign key compares with a plain ID and with NULL.
+            #[test]
+            fn a_nullable_key_compares_with_an_id_and_with_null() {
+                let (mut conn, ada, bob) = with_ada_and_bob();
+                let conn = &mut conn;
                 let invited: Vec<Id<User>> = users::table
                     .filter(users::invited_by.eq(ada.id))
                     .select(users::id)
@@ -87,7 +92,12 @@ macro_rules! backend_tests {
                     .load(conn)
                     .unwrap();
                 assert_eq!(roots, [None]);
+            }
 
+            #[test]
+            fn a_changeset_writes_typed_ids_and_leaves_a_none_field_as_it_is() {
+                let (mut conn, ada, bob) = with_ada_and_bob();
+                let conn = &mut conn;
                 // AsChangeset: typed IDs in the SET clause (a `None` leaves its column as it
                 // is, as Diesel does for every `Option` field).
                 let changed = user(bob.id, "Robert", None);
@@ -101,6 +111,12 @@ macro_rules! backend_tests {
                     .first(conn)
                     .unwrap();
                 assert_eq!(found, user(bob.id, "Robert", Some(ada.id)));
+            }
+
+            #[test]
+            fn a_nullable_key_is_set_to_null_through_a_typed_none() {
+                let (mut conn, _, bob) = with_ada_and_bob();
+                let conn = &mut conn;
                 diesel::update(users::table.find(bob.id))
                     .set(users::invited_by.eq(None::<Id<User>>))
                     .execute(conn)
@@ -110,40 +126,60 @@ macro_rules! backend_tests {
                     .select(User::as_select())
                     .first(conn)
                     .unwrap();
-                assert_eq!(found, user(bob.id, "Robert", None));
+                assert_eq!(found, user(bob.id, "Bob", None));
             }
 
-            #[test]
-            fn vectors_and_extremes_round_trip_and_match_eq_any() {
-                let conn = &mut crate::support::$backend();
+            /// A connection whose `users` table holds a row per golden vector, named by its
+            /// text.
+            fn with_values() -> $connection {
+                let mut conn = crate::support::$backend();
                 let rows: Vec<User> = VALUES
                     .iter()
                     .map(|value| user(*value, &value.to_string(), None))
                     .collect();
                 diesel::insert_into(users::table)
                     .values(&rows)
-                    .execute(conn)
+                    .execute(&mut conn)
                     .unwrap();
+                conn
+            }
 
+            #[test]
+            fn vectors_and_extremes_round_trip() {
+                let conn = &mut with_values();
                 let ids: Vec<UlidFlake> = users::table
                     .order(users::id)
                     .select(users::id)
                     .load(conn)
                     .unwrap();
                 assert_eq!(ids, VALUES);
+            }
+
+            #[test]
+            fn vectors_and_extremes_are_stored_as_their_integer_values() {
+                let conn = &mut with_values();
                 let raw: Vec<i64> = users::table
                     .order(users::id)
                     .select(users::id)
                     .load(conn)
                     .unwrap();
                 assert_eq!(raw, VALUES.map(UlidFlake::to_i64));
+            }
+
+            #[test]
+            fn vectors_and_extremes_load_as_newtypes() {
+                let conn = &mut with_values();
                 let newtypes: Vec<UserId> = users::table
                     .order(users::id)
                     .select(users::id)
                     .load(conn)
                     .unwrap();
                 assert_eq!(newtypes, VALUES.map(UserId));
+            }
 
+            #[test]
+            fn eq_any_matches_a_vec_of_ids() {
+                let conn = &mut with_values();
                 let wanted: Vec<Id<User>> = vec![
                     VALUES[7].into(),
                     VALUES[2].into(),
@@ -156,6 +192,11 @@ macro_rules! backend_tests {
                     .load(conn)
                     .unwrap();
                 assert_eq!(names, ["00CMXB6TAK4SA", "7ZZZZZZZZZZZZ"]);
+            }
+
+            #[test]
+            fn find_takes_a_newtype() {
+                let conn = &mut with_values();
                 let by_newtype: String = users::table
                     .find(UserId(VALUES[0]))
                     .select(users::name)
@@ -164,9 +205,10 @@ macro_rules! backend_tests {
                 assert_eq!(by_newtype, "0000000000000");
             }
 
-            #[test]
-            fn a_newtype_round_trips_in_a_row() {
-                let conn = &mut crate::support::$backend();
+            /// A connection whose `users` table holds Ada and Bob, invited by Ada, keyed by
+            /// the newtype.
+            fn with_newtype_rows() -> ($connection, NewtypeRow, NewtypeRow) {
+                let mut conn = crate::support::$backend();
                 let ada = NewtypeRow {
                     id: UserId::generate().unwrap(),
                     name: "Ada".into(),
@@ -180,98 +222,183 @@ macro_rules! backend_tests {
                 for row in [&ada, &bob] {
                     diesel::insert_into(users::table)
                         .values(row)
-                        .execute(conn)
+                        .execute(&mut conn)
                         .unwrap();
                 }
+                (conn, ada, bob)
+            }
+
+            #[test]
+            fn a_newtype_round_trips_in_a_row() {
+                let (mut conn, ada, bob) = with_newtype_rows();
                 let rows: Vec<NewtypeRow> = users::table
                     .order(users::id)
                     .select(NewtypeRow::as_select())
-                    .load(conn)
+                    .load(&mut conn)
                     .unwrap();
                 assert_eq!(rows, [ada, bob]);
-                let invited: Vec<String> = users::table
-                    .filter(users::invited_by.eq(Some(rows[0].id)))
-                    .select(users::name)
-                    .load(conn)
-                    .unwrap();
-                assert_eq!(invited, ["Bob"]);
-                assert_eq!(
-                    rows[1].id.to_string().parse::<UserId>().unwrap(),
-                    rows[1].id
-                );
             }
 
             #[test]
-            fn prefixed_ids_are_the_same_bigint() {
-                let conn = &mut crate::support::$backend();
+            fn a_nullable_newtype_key_compares_with_some_newtype() {
+                let (mut conn, ada, _) = with_newtype_rows();
+                let invited: Vec<String> = users::table
+                    .filter(users::invited_by.eq(Some(ada.id)))
+                    .select(users::name)
+                    .load(&mut conn)
+                    .unwrap();
+                assert_eq!(invited, ["Bob"]);
+            }
+
+            #[test]
+            fn a_loaded_newtype_round_trips_through_its_text() {
+                let (mut conn, _, bob) = with_newtype_rows();
+                let loaded: UserId = users::table
+                    .find(bob.id)
+                    .select(users::id)
+                    .first(&mut conn)
+                    .unwrap();
+                assert_eq!(loaded.to_string().parse::<UserId>().unwrap(), loaded);
+            }
+
+            /// A connection whose `users` table holds one row keyed by a generated
+            /// `PrefixedId`, and that ID.
+            fn with_a_prefixed_id() -> ($connection, PrefixedId<User>) {
+                let mut conn = crate::support::$backend();
                 let id = PrefixedId::<User>::generate().unwrap();
                 diesel::insert_into(users::table)
                     .values((users::id.eq(id), users::name.eq("Ada")))
-                    .execute(conn)
+                    .execute(&mut conn)
                     .unwrap();
-                let read: PrefixedId<User> = users::table
-                    .filter(users::id.eq(id))
-                    .select(users::id)
-                    .first(conn)
-                    .unwrap();
-                assert_eq!(read, id);
-                let raw: i64 = users::table.select(users::id).first(conn).unwrap();
-                assert_eq!(raw, id.to_i64());
+                (conn, id)
             }
 
             #[test]
-            fn a_negative_bigint_is_a_deserialization_error_that_names_it() {
-                let conn = &mut crate::support::$backend();
-                diesel::sql_query("INSERT INTO users (id, name, invited_by) VALUES (-5, 'x', -5)")
-                    .execute(conn)
+            fn a_prefixed_id_round_trips() {
+                let (mut conn, id) = with_a_prefixed_id();
+                let read: PrefixedId<User> = users::table
+                    .filter(users::id.eq(id))
+                    .select(users::id)
+                    .first(&mut conn)
                     .unwrap();
+                assert_eq!(read, id);
+            }
+
+            #[test]
+            fn a_prefixed_id_is_stored_as_the_bigint_of_its_id() {
+                let (mut conn, id) = with_a_prefixed_id();
+                let raw: i64 = users::table.select(users::id).first(&mut conn).unwrap();
+                assert_eq!(raw, id.to_i64());
+            }
+
+            /// A connection whose `users` table holds the rows (-5, 'negative', -5) and
+            /// (1, 'invited by a negative id', -5).
+            fn with_negative_ids() -> $connection {
+                let mut conn = crate::support::$backend();
+                diesel::sql_query(
+                    "INSERT INTO users (id, name, invited_by) VALUES \
+                     (-5, 'negative', -5), (1, 'invited by a negative id', -5)",
+                )
+                .execute(&mut conn)
+                .unwrap();
+                conn
+            }
+
+            #[test]
+            fn a_negative_bigint_in_a_not_null_column_is_an_error_whose_message_names_it() {
+                let conn = &mut with_negative_ids();
+                let negative = users::table.filter(users::name.eq("negative"));
                 // The message itself names the value, for a column, a struct's field and a
-                // newtype alike.
-                let message = |error: diesel::result::Error| match error {
-                    diesel::result::Error::DeserializationError(error) => error.to_string(),
-                    other => panic!("expected a deserialization error, found {other:?}"),
-                };
-                let error = users::table
+                // newtype alike: what `{error}` prints.
+                let error = negative
                     .select(users::id)
                     .first::<Id<User>>(conn)
                     .unwrap_err();
+                assert!(matches!(
+                    error,
+                    diesel::result::Error::DeserializationError(_)
+                ));
                 assert_eq!(
                     error.to_string(),
                     "value out of range: expected 0..=9223372036854775807 \
                      (a first character 0-7 in text), found -5"
                 );
-                assert_eq!(message(error), out_of_range(-5));
-                let error = users::table
+                assert_eq!(chain(&error), out_of_range(-5));
+                let error = negative
                     .select(users::id)
                     .first::<UlidFlake>(conn)
                     .unwrap_err();
-                assert_eq!(message(error), out_of_range(-5));
-                let error = users::table
-                    .select(User::as_select())
-                    .first(conn)
-                    .unwrap_err();
-                assert_eq!(message(error), out_of_range(-5));
-                let error = users::table
+                assert!(matches!(
+                    error,
+                    diesel::result::Error::DeserializationError(_)
+                ));
+                assert_eq!(error.to_string(), out_of_range(-5));
+                let error = negative.select(User::as_select()).first(conn).unwrap_err();
+                assert!(matches!(
+                    error,
+                    diesel::result::Error::DeserializationError(_)
+                ));
+                assert_eq!(error.to_string(), out_of_range(-5));
+                let error = negative
                     .select(users::id)
                     .first::<UserId>(conn)
                     .unwrap_err();
-                assert_eq!(message(error), out_of_range(-5));
-                // A nullable column is read by Diesel's `Option<T>` through `FromSql`: Diesel
-                // names the field, and the value is in the source.
-                let error = users::table
+                assert!(matches!(
+                    error,
+                    diesel::result::Error::DeserializationError(_)
+                ));
+                assert_eq!(error.to_string(), out_of_range(-5));
+            }
+
+            #[test]
+            fn a_negative_bigint_in_a_nullable_column_names_the_field_then_the_value_in_the_source()
+            {
+                let conn = &mut with_negative_ids();
+                let invited = users::table.filter(users::name.eq("invited by a negative id"));
+                // Diesel reads an `Option<T>` through `FromSql` and wraps the error in its
+                // `DeserializeFieldError`, whose message names only the field; the value is in
+                // the source, which error reporters print after it (see the crate docs: this
+                // crate cannot change it). The same for a column and a struct's field.
+                let error = invited
                     .select(users::invited_by)
                     .first::<Option<Id<User>>>(conn)
                     .unwrap_err();
-                match error {
-                    diesel::result::Error::DeserializationError(field) => {
-                        assert_eq!(field.to_string(), "Error deserializing field 'invited_by'");
-                        assert_eq!(
-                            field.source().expect("the error of the value").to_string(),
-                            out_of_range(-5)
-                        );
-                    }
-                    other => panic!("expected a deserialization error, found {other:?}"),
-                }
+                assert!(matches!(
+                    error,
+                    diesel::result::Error::DeserializationError(_)
+                ));
+                assert_eq!(error.to_string(), "Error deserializing field 'invited_by'");
+                assert_eq!(
+                    error.source().expect("the error of the value").to_string(),
+                    out_of_range(-5)
+                );
+                assert_eq!(
+                    chain(&error),
+                    format!(
+                        "Error deserializing field 'invited_by': {}",
+                        out_of_range(-5)
+                    )
+                );
+                let error = invited.select(User::as_select()).first(conn).unwrap_err();
+                assert_eq!(error.to_string(), "Error deserializing field 'invited_by'");
+                assert_eq!(
+                    chain(&error),
+                    format!(
+                        "Error deserializing field 'invited_by': {}",
+                        out_of_range(-5)
+                    )
+                );
+                let error = invited
+                    .select(users::invited_by)
+                    .first::<Option<UserId>>(conn)
+                    .unwrap_err();
+                assert_eq!(
+                    chain(&error),
+                    format!(
+                        "Error deserializing field 'invited_by': {}",
+                        out_of_range(-5)
+                    )
+                );
             }
 
             #[test]
@@ -335,6 +462,6 @@ macro_rules! backend_tests {
     };
 }
 
-backend_tests!(postgres);
-backend_tests!(mysql);
-backend_tests!(sqlite);
+backend_tests!(postgres, PgConnection);
+backend_tests!(mysql, MysqlConnection);
+backend_tests!(sqlite, SqliteConnection);

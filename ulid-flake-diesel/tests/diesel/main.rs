@@ -6,6 +6,7 @@
 //! which `scripts/with-databases.sh` (run by `scripts/test.sh`) sets. A missing or unreachable
 //! server fails the test that needs it: these tests never skip.
 
+mod async_connections;
 mod backends;
 mod lease;
 mod sql_functions;

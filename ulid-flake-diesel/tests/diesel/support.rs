@@ -26,12 +26,37 @@ pub(crate) struct User {
     pub(crate) invited_by: Option<Id<User>>,
 }
 
+/// The message of an error followed by those of its sources, joined by ": ", as error reporters
+/// (anyhow's `{:#}`, eyre) print them.
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(error) = source {
+        message = format!("{message}: {error}");
+        source = error.source();
+    }
+    message
+}
+
+/// The message of loading `found` from a `BIGINT`.
+pub(crate) fn out_of_range(found: i64) -> String {
+    format!(
+        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
+         found {found}"
+    )
+}
+
 const POSTGRES: EmbeddedMigrations = embed_migrations!("tests/migrations/postgres");
 const MYSQL: EmbeddedMigrations = embed_migrations!("tests/migrations/mysql");
 const SQLITE: EmbeddedMigrations = embed_migrations!("tests/migrations/sqlite");
 
 /// A connection whose search path is a new schema, migrated.
 pub(crate) fn postgres() -> PgConnection {
+    postgres_schema().0
+}
+
+/// A connection whose search path is a new schema, migrated, and the schema's name.
+pub(crate) fn postgres_schema() -> (PgConnection, String) {
     let url = postgres_url();
     let mut conn = PgConnection::establish(&url)
         .unwrap_or_else(|error| panic!("PostgreSQL at {url} is unreachable: {error}"));
@@ -41,11 +66,17 @@ pub(crate) fn postgres() -> PgConnection {
     ))
     .unwrap();
     conn.run_pending_migrations(POSTGRES).unwrap();
-    conn
+    (conn, schema)
 }
 
 /// A connection to a new database, migrated.
 pub(crate) fn mysql() -> MysqlConnection {
+    let url = mysql_database();
+    MysqlConnection::establish(&url).unwrap()
+}
+
+/// The URL of a new database, migrated.
+pub(crate) fn mysql_database() -> String {
     let url = mysql_url();
     let mut conn = MysqlConnection::establish(&url)
         .unwrap_or_else(|error| panic!("MariaDB/MySQL at {url} is unreachable: {error}"));
@@ -54,9 +85,10 @@ pub(crate) fn mysql() -> MysqlConnection {
     conn.batch_execute(&format!("CREATE DATABASE {database}"))
         .unwrap();
     let (server, _) = url.rsplit_once('/').unwrap();
-    let mut conn = MysqlConnection::establish(&format!("{server}/{database}")).unwrap();
+    let url = format!("{server}/{database}");
+    let mut conn = MysqlConnection::establish(&url).unwrap();
     conn.run_pending_migrations(MYSQL).unwrap();
-    conn
+    url
 }
 
 /// A connection to a new SQLite file, migrated.

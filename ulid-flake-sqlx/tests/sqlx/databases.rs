@@ -53,68 +53,120 @@ macro_rules! database_tests {
                 table
             }
 
-            #[tokio::test]
-            async fn vectors_and_extremes_round_trip_as_bigint() {
-                let pool = $connect().await;
-                let table = users_table(&pool).await;
+            /// A new table of users holding the `VALUES`, each named by its text.
+            pub(super) async fn values_table(pool: &sqlx::Pool<$db_type>) -> String {
+                let table = users_table(pool).await;
                 let insert = format!("INSERT INTO {table} (id, name) VALUES ({}, {})", $p1, $p2);
                 for value in VALUES {
                     sqlx::query(sql(&insert))
                         .bind(value)
                         .bind(value.to_string())
-                        .execute(&pool)
+                        .execute(pool)
                         .await
                         .unwrap();
                 }
+                table
+            }
+
+            /// Every `id` of `table`, in order, decoded as `T`.
+            async fn ids_as<T>(pool: &sqlx::Pool<$db_type>, table: &str) -> Vec<T>
+            where
+                T: Send + Unpin,
+                (T,): for<'r> sqlx::FromRow<'r, <$db_type as sqlx::Database>::Row>,
+            {
                 let select = format!("SELECT id FROM {table} ORDER BY id");
-                let read: Vec<UlidFlake> = sqlx::query_scalar(sql(&select))
-                    .fetch_all(&pool)
+                sqlx::query_scalar(sql(&select))
+                    .fetch_all(pool)
                     .await
-                    .unwrap();
-                assert_eq!(read, VALUES);
-                // Stored as the plain integer, readable as i64, Id<T> and a newtype alike.
-                let raw: Vec<i64> = sqlx::query_scalar(sql(&select))
-                    .fetch_all(&pool)
-                    .await
-                    .unwrap();
-                assert_eq!(raw, VALUES.map(UlidFlake::to_i64));
-                let typed: Vec<Id<User>> = sqlx::query_scalar(sql(&select))
-                    .fetch_all(&pool)
-                    .await
-                    .unwrap();
-                assert_eq!(typed, VALUES.map(Id::from));
-                let newtypes: Vec<UserId> = sqlx::query_scalar(sql(&select))
-                    .fetch_all(&pool)
-                    .await
-                    .unwrap();
-                assert_eq!(newtypes, VALUES.map(UserId));
-                // A prefixed ID is the same BIGINT: `user_…` is text-only.
-                let prefixed: Vec<PrefixedId<User>> = sqlx::query_scalar(sql(&select))
-                    .fetch_all(&pool)
-                    .await
-                    .unwrap();
-                assert_eq!(prefixed, VALUES.map(PrefixedId::from));
-                // Binding a typed ID and a newtype finds the row.
+                    .unwrap()
+            }
+
+            /// The name of the row of `table` whose `id` is `id`, bound as it is.
+            async fn name_of<T>(pool: &sqlx::Pool<$db_type>, table: &str, id: T) -> String
+            where
+                T: for<'q> sqlx::Encode<'q, $db_type> + sqlx::Type<$db_type> + Send + 'static,
+            {
                 let by_id = format!("SELECT name FROM {table} WHERE id = {}", $p1);
-                let max = Id::<User>::MAX;
-                let name: String = sqlx::query_scalar(sql(&by_id))
-                    .bind(max)
-                    .fetch_one(&pool)
+                sqlx::query_scalar(sql(&by_id))
+                    .bind(id)
+                    .fetch_one(pool)
                     .await
-                    .unwrap();
-                assert_eq!(name, "7ZZZZZZZZZZZZ");
-                let name: String = sqlx::query_scalar(sql(&by_id))
-                    .bind(UserId(UlidFlake::MIN))
-                    .fetch_one(&pool)
-                    .await
-                    .unwrap();
-                assert_eq!(name, "0000000000000");
-                let name: String = sqlx::query_scalar(sql(&by_id))
-                    .bind(PrefixedId::<User>::from(max))
-                    .fetch_one(&pool)
-                    .await
-                    .unwrap();
-                assert_eq!(name, "7ZZZZZZZZZZZZ");
+                    .unwrap()
+            }
+
+            #[tokio::test]
+            async fn vectors_and_extremes_round_trip_as_bigint() {
+                let pool = $connect().await;
+                let table = values_table(&pool).await;
+                assert_eq!(ids_as::<UlidFlake>(&pool, &table).await, VALUES);
+            }
+
+            #[tokio::test]
+            async fn ids_are_stored_as_the_plain_integer() {
+                let pool = $connect().await;
+                let table = values_table(&pool).await;
+                assert_eq!(
+                    ids_as::<i64>(&pool, &table).await,
+                    VALUES.map(UlidFlake::to_i64)
+                );
+            }
+
+            #[tokio::test]
+            async fn typed_ids_read_the_bigint() {
+                let pool = $connect().await;
+                let table = values_table(&pool).await;
+                assert_eq!(
+                    ids_as::<Id<User>>(&pool, &table).await,
+                    VALUES.map(Id::from)
+                );
+            }
+
+            #[tokio::test]
+            async fn newtypes_read_the_bigint() {
+                let pool = $connect().await;
+                let table = values_table(&pool).await;
+                assert_eq!(ids_as::<UserId>(&pool, &table).await, VALUES.map(UserId));
+            }
+
+            #[tokio::test]
+            async fn prefixed_ids_read_the_bigint() {
+                let pool = $connect().await;
+                let table = values_table(&pool).await;
+                // A prefixed ID is the same BIGINT: `user_…` is text-only.
+                assert_eq!(
+                    ids_as::<PrefixedId<User>>(&pool, &table).await,
+                    VALUES.map(PrefixedId::from)
+                );
+            }
+
+            #[tokio::test]
+            async fn a_bound_typed_id_finds_its_row() {
+                let pool = $connect().await;
+                let table = values_table(&pool).await;
+                assert_eq!(
+                    name_of(&pool, &table, Id::<User>::MAX).await,
+                    "7ZZZZZZZZZZZZ"
+                );
+            }
+
+            #[tokio::test]
+            async fn a_bound_newtype_finds_its_row() {
+                let pool = $connect().await;
+                let table = values_table(&pool).await;
+                assert_eq!(
+                    name_of(&pool, &table, UserId(UlidFlake::MIN)).await,
+                    "0000000000000"
+                );
+            }
+
+            #[tokio::test]
+            async fn a_bound_prefixed_id_finds_its_row() {
+                let pool = $connect().await;
+                let table = values_table(&pool).await;
+                assert_eq!(
+                    name_of(&pool, &table, PrefixedId::<User>::from(Id::<User>::MAX)).await,
+                    "7ZZZZZZZZZZZZ"
+                );
             }
 
             #[tokio::test]
@@ -332,27 +384,11 @@ database_tests!(
     ["?", "?", "?"]
 );
 
-/// PostgreSQL arrays: `= ANY($1)` binds a `Vec` of IDs, and arrays decode.
+/// PostgreSQL arrays: `= ANY($1)` binds a `Vec` of IDs.
 #[tokio::test]
 async fn postgres_binds_a_vec_of_ids_to_any() {
     let pool = crate::support::postgres().await;
-    let table = unique_name("users");
-    sqlx::query(sql(&format!(
-        "CREATE TABLE {table} (id BIGINT PRIMARY KEY, name TEXT NOT NULL)"
-    )))
-    .execute(&pool)
-    .await
-    .unwrap();
-    for value in VALUES {
-        sqlx::query(sql(&format!(
-            "INSERT INTO {table} (id, name) VALUES ($1, $2)"
-        )))
-        .bind(value)
-        .bind(value.to_string())
-        .execute(&pool)
-        .await
-        .unwrap();
-    }
+    let table = postgres::values_table(&pool).await;
     let wanted: Vec<Id<User>> = vec![
         VALUES[7].into(),
         VALUES[2].into(),
@@ -366,6 +402,12 @@ async fn postgres_binds_a_vec_of_ids_to_any() {
     .await
     .unwrap();
     assert_eq!(names, ["00CMXB6TAK4SA", "7ZZZZZZZZZZZZ"]);
+}
+
+#[tokio::test]
+async fn postgres_binds_a_vec_of_newtypes_to_any() {
+    let pool = crate::support::postgres().await;
+    let table = postgres::values_table(&pool).await;
     let newtypes = vec![UserId(VALUES[0])];
     let count: i64 = sqlx::query_scalar(sql(&format!(
         "SELECT COUNT(*) FROM {table} WHERE id = ANY($1)"
@@ -375,6 +417,12 @@ async fn postgres_binds_a_vec_of_ids_to_any() {
     .await
     .unwrap();
     assert_eq!(count, 1);
+}
+
+#[tokio::test]
+async fn postgres_arrays_decode_to_a_vec_of_ids() {
+    let pool = crate::support::postgres().await;
+    let table = postgres::values_table(&pool).await;
     let all: Vec<UlidFlake> = sqlx::query_scalar(sql(&format!(
         "SELECT array_agg(id ORDER BY id) FROM {table}"
     )))

@@ -18,10 +18,26 @@ struct MacroUser {
 const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS macro_users \
     (id BIGINT PRIMARY KEY, name TEXT NOT NULL, invited_by BIGINT NULL)";
 
-#[tokio::test]
-async fn query_as_reads_and_binds_ids_with_type_overrides() {
+/// A pool with `macro_users` created. The table is shared by the tests (the committed query
+/// data names it), so concurrent creations are serialised by an advisory lock: PostgreSQL's
+/// `CREATE TABLE IF NOT EXISTS` is not safe against itself.
+async fn pool_with_table() -> sqlx::PgPool {
     let pool = postgres().await;
-    sqlx::query(CREATE_TABLE).execute(&pool).await.unwrap();
+    let mut transaction = pool.begin().await.unwrap();
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('macro_users'))")
+        .execute(&mut *transaction)
+        .await
+        .unwrap();
+    sqlx::query(CREATE_TABLE)
+        .execute(&mut *transaction)
+        .await
+        .unwrap();
+    transaction.commit().await.unwrap();
+    pool
+}
+
+/// Inserts two new users, Bob invited by Ada, binding their IDs through `query!`.
+async fn insert_ada_and_bob(pool: &sqlx::PgPool) -> [MacroUser; 2] {
     let ada = MacroUser {
         id: Id::generate().unwrap(),
         name: "Ada".into(),
@@ -40,11 +56,17 @@ async fn query_as_reads_and_binds_ids_with_type_overrides() {
             user.name,
             user.invited_by as _,
         )
-        .execute(&pool)
+        .execute(pool)
         .await
         .unwrap();
     }
+    [ada, bob]
+}
 
+#[tokio::test]
+async fn ids_bound_with_as_underscore_read_back_through_type_overrides() {
+    let pool = pool_with_table().await;
+    let [ada, bob] = insert_ada_and_bob(&pool).await;
     // Columns: the override names the ID type; nullability is still inferred.
     let read = sqlx::query_as!(
         MacroUser,
@@ -57,11 +79,15 @@ async fn query_as_reads_and_binds_ids_with_type_overrides() {
     .await
     .unwrap();
     assert_eq!(read, [ada, bob]);
+}
 
-    // Without an override, the macros see the column's i64.
-    let raw: i64 = sqlx::query_scalar!("SELECT id FROM macro_users WHERE id = $1", read[1].id as _)
+#[tokio::test]
+async fn without_an_override_an_id_column_reads_as_i64() {
+    let pool = pool_with_table().await;
+    let [_, bob] = insert_ada_and_bob(&pool).await;
+    let raw: i64 = sqlx::query_scalar!("SELECT id FROM macro_users WHERE id = $1", bob.id as _)
         .fetch_one(&pool)
         .await
         .unwrap();
-    assert_eq!(raw, read[1].id.to_i64());
+    assert_eq!(raw, bob.id.to_i64());
 }

@@ -49,109 +49,146 @@ fn database_message(error: sqlx::Error) -> String {
 
 macro_rules! sql_helper_tests {
     (
-        $name:ident, $connect:path, $migrator:path,
+        $database:ident, $db_type:ty, $connect:path, $migrator:path,
         to_text: $to_text:literal, from_text: $from_text:literal, to_utc: $to_utc:literal
     ) => {
-        #[tokio::test]
-        async fn $name() {
-            let pool = $connect().await;
-            {
-                let _migrating = MIGRATING.lock().await;
-                $migrator.run(&pool).await.unwrap();
+        mod $database {
+            use super::*;
+
+            /// A pool with the helper functions installed.
+            async fn migrated() -> sqlx::Pool<$db_type> {
+                let pool = $connect().await;
+                {
+                    let _migrating = MIGRATING.lock().await;
+                    $migrator.run(&pool).await.unwrap();
+                }
+                pool
             }
 
-            for value in VALUES {
-                let text: String = sqlx::query_scalar($to_text)
-                    .bind(value)
-                    .fetch_one(&pool)
-                    .await
-                    .unwrap();
-                assert_eq!(text, value.to_string());
-                for input in [text.clone(), text.to_ascii_lowercase()] {
-                    let parsed: UlidFlake = sqlx::query_scalar($from_text)
-                        .bind(input)
+            #[tokio::test]
+            async fn to_text_writes_the_codec_s_text() {
+                let pool = migrated().await;
+                for value in VALUES {
+                    let text: String = sqlx::query_scalar($to_text)
+                        .bind(value)
                         .fetch_one(&pool)
                         .await
                         .unwrap();
-                    assert_eq!(parsed, value);
+                    assert_eq!(text, value.to_string());
                 }
             }
-            let utc = |id: UlidFlake| {
-                let pool = pool.clone();
-                async move {
-                    sqlx::query_scalar::<_, String>($to_utc)
-                        .bind(id)
-                        .bind(Epoch::DEFAULT.unix_ms() as i64)
+
+            #[tokio::test]
+            async fn from_text_reads_the_codec_s_text_in_either_case() {
+                let pool = migrated().await;
+                for value in VALUES {
+                    let text = value.to_string();
+                    for input in [text.clone(), text.to_ascii_lowercase()] {
+                        let parsed: UlidFlake = sqlx::query_scalar($from_text)
+                            .bind(input)
+                            .fetch_one(&pool)
+                            .await
+                            .unwrap();
+                        assert_eq!(parsed, value);
+                    }
+                }
+            }
+
+            #[tokio::test]
+            async fn to_timestamp_is_the_id_s_moment() {
+                let pool = migrated().await;
+                let utc = |id: UlidFlake| {
+                    let pool = pool.clone();
+                    async move {
+                        sqlx::query_scalar::<_, String>($to_utc)
+                            .bind(id)
+                            .bind(Epoch::DEFAULT.unix_ms() as i64)
+                            .fetch_one(&pool)
+                            .await
+                            .unwrap()
+                    }
+                };
+                assert_eq!(
+                    utc(ulid_flake!("00CMXB6TAK4SA")).await,
+                    "2024-06-06T06:06:06.666000Z"
+                );
+                assert_eq!(utc(UlidFlake::MIN).await, "2024-01-01T00:00:00.000000Z");
+                assert_eq!(utc(UlidFlake::MAX).await, "2302-09-27T15:10:22.207000Z");
+            }
+
+            #[tokio::test]
+            async fn from_text_rejects_bad_text_with_the_codec_s_words() {
+                let pool = migrated().await;
+                for (input, message) in REJECTED {
+                    let error = sqlx::query_scalar::<_, i64>($from_text)
+                        .bind(input)
                         .fetch_one(&pool)
                         .await
-                        .unwrap()
+                        .unwrap_err();
+                    assert_eq!(database_message(error), message, "{input:?}");
                 }
-            };
-            assert_eq!(
-                utc(ulid_flake!("00CMXB6TAK4SA")).await,
-                "2024-06-06T06:06:06.666000Z"
-            );
-            assert_eq!(utc(UlidFlake::MIN).await, "2024-01-01T00:00:00.000000Z");
-            assert_eq!(utc(UlidFlake::MAX).await, "2302-09-27T15:10:22.207000Z");
+            }
 
-            for (input, message) in REJECTED {
-                let error = sqlx::query_scalar::<_, i64>($from_text)
-                    .bind(input)
+            #[tokio::test]
+            async fn to_text_rejects_a_negative_bigint() {
+                let pool = migrated().await;
+                let error = sqlx::query_scalar::<_, String>($to_text)
+                    .bind(-1_i64)
                     .fetch_one(&pool)
                     .await
                     .unwrap_err();
-                assert_eq!(database_message(error), message, "{input:?}");
-            }
-            let error = sqlx::query_scalar::<_, String>($to_text)
-                .bind(-1_i64)
-                .fetch_one(&pool)
-                .await
-                .unwrap_err();
-            assert_eq!(
-                database_message(error),
-                "value out of range: expected 0..=9223372036854775807, found -1"
-            );
-
-            // Generated IDs: in a table, converted both ways by the database in one query.
-            let table = unique_name("generated");
-            sqlx::query(sql(&format!(
-                "CREATE TABLE {table} (id BIGINT PRIMARY KEY)"
-            )))
-            .execute(&pool)
-            .await
-            .unwrap();
-            let generator = Generator::new();
-            let mut generated: Vec<UlidFlake> = (0..GENERATED)
-                .map(|_| generator.generate_blocking().unwrap())
-                .collect();
-            for chunk in generated.chunks(1_000) {
-                let mut insert = sqlx::QueryBuilder::new(format!("INSERT INTO {table} (id) "));
-                insert.push_values(chunk, |mut row, id| {
-                    row.push_bind(*id);
-                });
-                insert.build().execute(&pool).await.unwrap();
-            }
-            let rows: Vec<(UlidFlake, String, UlidFlake)> = sqlx::query_as(sql(&format!(
-                "SELECT id, ulid_flake_to_text(id), ulid_flake_from_text(ulid_flake_to_text(id)) \
-                 FROM {table} ORDER BY id"
-            )))
-            .fetch_all(&pool)
-            .await
-            .unwrap();
-            generated.sort();
-            assert_eq!(rows.len(), GENERATED);
-            for ((id, text, back), expected) in rows.into_iter().zip(generated) {
                 assert_eq!(
-                    (id, text.as_str(), back),
-                    (expected, expected.to_string().as_str(), expected)
+                    database_message(error),
+                    "value out of range: expected 0..=9223372036854775807, found -1"
                 );
+            }
+
+            #[tokio::test]
+            async fn generated_ids_convert_both_ways_in_one_query() {
+                let pool = migrated().await;
+                // Generated IDs: in a table, converted both ways by the database in one query.
+                let table = unique_name("generated");
+                sqlx::query(sql(&format!(
+                    "CREATE TABLE {table} (id BIGINT PRIMARY KEY)"
+                )))
+                .execute(&pool)
+                .await
+                .unwrap();
+                let generator = Generator::new();
+                let mut generated: Vec<UlidFlake> = (0..GENERATED)
+                    .map(|_| generator.generate_blocking().unwrap())
+                    .collect();
+                for chunk in generated.chunks(1_000) {
+                    let mut insert =
+                        sqlx::QueryBuilder::new(format!("INSERT INTO {table} (id) "));
+                    insert.push_values(chunk, |mut row, id| {
+                        row.push_bind(*id);
+                    });
+                    insert.build().execute(&pool).await.unwrap();
+                }
+                let rows: Vec<(UlidFlake, String, UlidFlake)> = sqlx::query_as(sql(&format!(
+                    "SELECT id, ulid_flake_to_text(id), ulid_flake_from_text(ulid_flake_to_text(id)) \
+                     FROM {table} ORDER BY id"
+                )))
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+                generated.sort();
+                assert_eq!(rows.len(), GENERATED);
+                for ((id, text, back), expected) in rows.into_iter().zip(generated) {
+                    assert_eq!(
+                        (id, text.as_str(), back),
+                        (expected, expected.to_string().as_str(), expected)
+                    );
+                }
             }
         }
     };
 }
 
 sql_helper_tests!(
-    postgres_functions_agree_with_the_codec,
+    postgres_functions,
+    sqlx::Postgres,
     crate::support::postgres,
     ulid_flake_sqlx::POSTGRES_FUNCTIONS,
     to_text: "SELECT ulid_flake_to_text($1)",
@@ -160,7 +197,8 @@ sql_helper_tests!(
 );
 
 sql_helper_tests!(
-    mysql_functions_agree_with_the_codec,
+    mysql_functions,
+    sqlx::MySql,
     crate::support::mysql,
     ulid_flake_sqlx::MYSQL_FUNCTIONS,
     to_text: "SELECT ulid_flake_to_text(?)",
