@@ -267,7 +267,11 @@ impl<C, R> GeneratorBuilder<C, R> {
     ///
     /// The cost: the first ID of a millisecond has `h` fewer unpredictable bits (its top `h`
     /// randomness bits are 0), and IDs cluster in the lower part of the field. The
-    /// increments, and so the guessability of the IDs after the first, are unchanged.
+    /// increments, and so the guessability of the IDs after the first, are unchanged. Two
+    /// independent generators (two stand-alone processes, a forked parent and child) whose
+    /// first IDs of a millisecond meet now collide with probability `2^-(F-h)` instead of
+    /// `2^-F`. The guarantee holds for a millisecond that starts with a fresh draw, not for
+    /// one continued after a clock rollback.
     /// `0..=F-1`; 0 (off, the specification's uniform draw over the whole field) unless set.
     ///
     /// ```

@@ -308,8 +308,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// [`Generator::generate`] (fork, lease deadline, rollback) and the same IDs as that many
     /// calls of it would make — a fresh draw in a new millisecond, then a random increment per
     /// ID, drawn in bulk. Returns how many it filled: all of `out`, or fewer when the
-    /// millisecond is exhausted first (the rest of `out` is left as it was). IDs made by other
-    /// threads fall before or after the batch, never within it.
+    /// millisecond is exhausted first. IDs made by other threads fall before or after the
+    /// batch, never within it.
+    ///
+    /// Only that many entries are IDs. The rest of `out` is as it was, or
+    /// [`UlidFlake::MIN`] where an attempt that lost a race with another thread had written
+    /// IDs it then did not issue (the same holds after an error).
     ///
     /// An empty `out` returns 0 at once, without reading the clock.
     ///
@@ -337,17 +341,29 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         if out.is_empty() {
             return Ok(0);
         }
-        self.reserve(
+        // The IDs are written before the compare-and-swap; an attempt that loses it is
+        // planned again from the winner's ID, and may fill fewer entries than it wrote.
+        let mut written = 0;
+        let result = self.reserve(
             || self.now(),
             |last, now, gate| {
                 let first = self.next_after(last, now, gate)?;
-                Ok(match self.config.entropy_bytes {
+                let (last, filled) = match self.config.entropy_bytes {
                     1 => self.fill_run::<1>(first, out),
                     2 => self.fill_run::<2>(first, out),
                     _ => self.fill_run::<3>(first, out),
-                })
+                };
+                written = written.max(filled);
+                Ok((last, filled))
             },
-        )
+        );
+        // Never leave an ID that was not issued where a caller could take it for one: it may
+        // equal an ID the winner issued.
+        let issued = *result.as_ref().unwrap_or(&0);
+        if written > issued {
+            out[issued..written].fill(UlidFlake::MIN);
+        }
+        result
     }
 
     /// Writes `first` and the IDs that follow it in its millisecond into `out`, up to its
@@ -558,8 +574,9 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     ///
     /// # Errors
     ///
-    /// As [`Generator::generate_blocking`]. The IDs already written before an error were
-    /// issued (the generator will not make them again), and the rest of `out` is as it was.
+    /// As [`Generator::generate_blocking`]. The entries filled before an error are issued
+    /// IDs (the generator will not make them again), in a prefix of `out`; the rest is as
+    /// [`Generator::generate_batch`] leaves it: as it was, or [`UlidFlake::MIN`].
     ///
     /// ```
     /// use ulid_flake_core::{UlidFlake, generator::Generator};

@@ -49,6 +49,13 @@ use super::{Clock, SystemClock, fork};
 ///   last clone is dropped.
 /// - **Fork.** The thread does not survive a `fork()`: in a forked child the clock reads
 ///   the system clock on every call instead (one extra load per reading tells it).
+/// - **Leases.** A leased generator stamps its IDs with the readings of its clock, and the
+///   lease protocol keeps two holders of an id apart by its margin (1 s by default), which
+///   must cover the difference between their clocks. A ticker's lag counts toward that
+///   difference: a new holder whose ticker lags by more than the margin could stamp IDs in
+///   the previous holder's last milliseconds. That takes a ticker thread starved for a
+///   second, far beyond the lag above, but it is not excluded; a leased generator that must
+///   hold under any scheduling keeps [`SystemClock`].
 #[derive(Clone, Debug)]
 pub struct TickerClock {
     published: Arc<Published>,

@@ -4,9 +4,11 @@
 //! default `fill_bytes`, each scripted word gives four bytes, little-endian, one per
 //! increment with 1-byte entropy.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
+use std::sync::Arc;
 
-use ulid_flake_core::generator::{Generator, Layout, ThreadRandom};
+use ulid_flake_core::generator::{Generator, Layout, RandomSource, ThreadRandom};
 use ulid_flake_core::lease::{LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease};
 use ulid_flake_core::{Error, UlidFlake};
 
@@ -290,4 +292,73 @@ fn a_batch_in_a_forked_child_leaves_the_parents_millisecond() {
         LEFT_THE_MILLISECOND,
         "1: the child's batch continued the parent's millisecond; 2: no batch in the next"
     );
+}
+
+thread_local! {
+    /// What [`InterruptedRandom`] runs at its next bulk draw.
+    static INTERRUPTION: RefCell<Option<Box<dyn FnOnce()>>> = RefCell::new(None);
+}
+
+/// Scripted randomness whose bulk draw first runs [`INTERRUPTION`], once: another call on
+/// the same generator, between a batch's writing its IDs and its compare-and-swap.
+#[derive(Default)]
+struct InterruptedRandom(ScriptedRandom);
+
+impl RandomSource for InterruptedRandom {
+    fn next_u32(&self) -> u32 {
+        self.0.next_u32()
+    }
+
+    fn fill_bytes(&self, dest: &mut [u8]) {
+        if let Some(interruption) = INTERRUPTION.with(|slot| slot.borrow_mut().take()) {
+            interruption();
+        }
+        for chunk in dest.chunks_mut(4) {
+            chunk.copy_from_slice(&self.next_u32().to_le_bytes()[..chunk.len()]);
+        }
+    }
+}
+
+#[test]
+fn a_batch_that_loses_a_race_leaves_no_unissued_id_in_the_slice() {
+    let generator = Arc::new(
+        Generator::builder()
+            .clock(ManualClock::new(at(100)))
+            .random_source(InterruptedRandom::default())
+            .build()
+            .unwrap(),
+    );
+    let start = FIELD_MAX - 10;
+    generator.random_source().0.push(&[start]);
+    assert_eq!(generator.generate(), Ok(ids(&[(100, start)])[0]));
+    // The batch's first attempt: increment 1, then the bulk draw, during which another
+    // call issues start + 8; then three increments of 1 (start + 2 ..= start + 4, never
+    // issued). Its second attempt, from start + 8: increment 1, then room for one more.
+    let other = Arc::clone(&generator);
+    let issued_meanwhile = Arc::new(std::sync::Mutex::new(None));
+    let record = Arc::clone(&issued_meanwhile);
+    INTERRUPTION.with(|slot| {
+        *slot.borrow_mut() = Some(Box::new(move || {
+            *record.lock().unwrap() = Some(other.generate());
+        }));
+    });
+    generator
+        .random_source()
+        .0
+        .push(&[1, 8, bytes([1, 1, 1, 0]), 1, bytes([1, 1, 1, 0])]);
+    let mut out = [UlidFlake::MIN; 4];
+    assert_eq!(generator.generate_batch(&mut out), Ok(2));
+    assert_eq!(
+        *issued_meanwhile.lock().unwrap(),
+        Some(Ok(ids(&[(100, start + 8)])[0]))
+    );
+    assert_eq!(
+        out.to_vec(),
+        [
+            ids(&[(100, start + 9), (100, start + 10)]),
+            vec![UlidFlake::MIN; 2]
+        ]
+        .concat()
+    );
+    assert_eq!(generator.random_source().0.left(), 0);
 }
