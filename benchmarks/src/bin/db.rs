@@ -584,49 +584,33 @@ impl Pool {
             ),
         };
         let start = Instant::now();
+        // One query for both databases; only the driver and its time type differ.
+        macro_rules! scan {
+            ($database:ty, $pool:expr, $time:expr) => {{
+                let mut builder = QueryBuilder::<$database>::new(sql);
+                if by_key {
+                    for (index, key) in [lowest, highest].into_iter().enumerate() {
+                        if index == 1 {
+                            builder.push(separator);
+                        }
+                        match key {
+                            Key::UlidFlake(id) => builder.push_bind(id),
+                            Key::Uuid(uuid) => builder.push_bind(uuid),
+                            Key::None => unreachable!(),
+                        };
+                    }
+                } else {
+                    builder
+                        .push_bind($time(window.start))
+                        .push(separator)
+                        .push_bind($time(window.end));
+                }
+                builder.build().fetch_all($pool).await.unwrap().len()
+            }};
+        }
         let rows = match self {
-            Self::Postgres(pool) => {
-                let mut builder = QueryBuilder::<Postgres>::new(sql);
-                if by_key {
-                    for (index, key) in [lowest, highest].into_iter().enumerate() {
-                        if index == 1 {
-                            builder.push(separator);
-                        }
-                        match key {
-                            Key::UlidFlake(id) => builder.push_bind(id),
-                            Key::Uuid(uuid) => builder.push_bind(uuid),
-                            Key::None => unreachable!(),
-                        };
-                    }
-                } else {
-                    builder
-                        .push_bind(utc(window.start))
-                        .push(separator)
-                        .push_bind(utc(window.end));
-                }
-                builder.build().fetch_all(pool).await.unwrap().len()
-            }
-            Self::MariaDb(pool) => {
-                let mut builder = QueryBuilder::<MySql>::new(sql);
-                if by_key {
-                    for (index, key) in [lowest, highest].into_iter().enumerate() {
-                        if index == 1 {
-                            builder.push(separator);
-                        }
-                        match key {
-                            Key::UlidFlake(id) => builder.push_bind(id),
-                            Key::Uuid(uuid) => builder.push_bind(uuid),
-                            Key::None => unreachable!(),
-                        };
-                    }
-                } else {
-                    builder
-                        .push_bind(naive_utc_time(window.start))
-                        .push(separator)
-                        .push_bind(naive_utc_time(window.end));
-                }
-                builder.build().fetch_all(pool).await.unwrap().len()
-            }
+            Self::Postgres(pool) => scan!(Postgres, pool, utc),
+            Self::MariaDb(pool) => scan!(MySql, pool, naive_utc_time),
         };
         (start.elapsed(), rows)
     }

@@ -73,58 +73,34 @@ pub(crate) mod text_form {
         fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R;
     }
 
-    impl TextForm for UlidFlake {
-        fn from_i64(value: i64) -> Result<Self, Error> {
-            Self::from_i64(value)
-        }
+    /// One impl per ID type: each has these four as inherent methods; only its text's
+    /// longest length differs.
+    macro_rules! text_form {
+        ($([$($generics:tt)*] $ty:ty, $text_len:expr;)*) => {$(
+            impl<$($generics)*> TextForm for $ty {
+                fn from_i64(value: i64) -> Result<Self, Error> {
+                    Self::from_i64(value)
+                }
 
-        fn to_i64(self) -> i64 {
-            self.to_i64()
-        }
+                fn to_i64(self) -> i64 {
+                    self.to_i64()
+                }
 
-        fn parse_text(text: &[u8]) -> Result<Self, Error> {
-            Self::parse_ascii(text)
-        }
+                fn parse_text(text: &[u8]) -> Result<Self, Error> {
+                    Self::parse_ascii(text)
+                }
 
-        fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R {
-            f(self.encode(&mut [0; ENCODED_LEN]))
-        }
+                fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R {
+                    f(self.encode(&mut [0; $text_len]))
+                }
+            }
+        )*};
     }
 
-    impl<T: ?Sized> TextForm for Id<T> {
-        fn from_i64(value: i64) -> Result<Self, Error> {
-            Self::from_i64(value)
-        }
-
-        fn to_i64(self) -> i64 {
-            self.to_i64()
-        }
-
-        fn parse_text(text: &[u8]) -> Result<Self, Error> {
-            Self::parse_ascii(text)
-        }
-
-        fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R {
-            f(self.encode(&mut [0; ENCODED_LEN]))
-        }
-    }
-
-    impl<T: Prefix + ?Sized> TextForm for PrefixedId<T> {
-        fn from_i64(value: i64) -> Result<Self, Error> {
-            Self::from_i64(value)
-        }
-
-        fn to_i64(self) -> i64 {
-            self.to_i64()
-        }
-
-        fn parse_text(text: &[u8]) -> Result<Self, Error> {
-            Self::parse_ascii(text)
-        }
-
-        fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R {
-            f(self.encode(&mut [0; crate::prefixed::MAX_TEXT_LEN]))
-        }
+    text_form! {
+        [] UlidFlake, ENCODED_LEN;
+        [T: ?Sized] Id<T>, ENCODED_LEN;
+        [T: Prefix + ?Sized] PrefixedId<T>, crate::prefixed::MAX_TEXT_LEN;
     }
 }
 
