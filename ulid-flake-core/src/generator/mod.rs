@@ -372,21 +372,64 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// skipped, drawn a buffer at a time.
     #[inline(always)]
     fn fill_run<const N: usize>(&self, first: u64, out: &mut [UlidFlake]) -> (u64, usize) {
-        /// A multiple of 1, 2 and 3 bytes: the increments of one draw.
-        const BUFFER: usize = 768;
-        let config = &self.config;
+        let max_increment = (1_u64 << (8 * N)) - 1;
+        let shift = self.config.randomness_shift;
+        // A multiplication: one micro-op, where an x86 shift by a variable count takes three.
+        let unit = 1_u64 << shift;
         out[0] = UlidFlake::from_raw(first);
         let mut last = first;
-        let mut room = u64::from(config.randomness_max - config.randomness_of(first));
+        let mut room = u64::from(self.config.randomness_max - self.config.randomness_of(first));
         let mut filled = 1;
+        let mut bytes = [0_u8; BUFFER];
+        while filled < out.len() {
+            let wanted = (out.len() - filled).min(BUFFER / N);
+            // While `room` holds every increment of a draw at its largest, no increment
+            // needs checking against it: the loop is a prefix sum with no branch but the
+            // zero skip, which is made a conditional step of the output index instead.
+            let safe = usize::try_from(room / max_increment).unwrap_or(usize::MAX);
+            if safe == 0 {
+                let (end, more) = self.fill_checked::<N>(last, room, &mut out[filled..]);
+                return (end, filled + more);
+            }
+            let drawn = &mut bytes[..wanted.min(safe) * N];
+            self.random.fill_bytes(drawn);
+            let slots = &mut out[filled..];
+            let start = last;
+            let mut issued = 0;
+            for increment in drawn.chunks_exact(N) {
+                let increment = increment_le(increment);
+                // No carry into the timestamp: `room` bounds the sum.
+                last += increment * unit;
+                // A zero writes the entry after the last ID, then stays on it. A draw that
+                // ends on one took less than it could have, so the next draw is not the
+                // checked tail, and its first ID goes over that entry.
+                slots[issued] = UlidFlake::from_raw(last);
+                issued += usize::from(increment != 0);
+            }
+            filled += issued;
+            room -= (last - start) >> shift;
+        }
+        (last, filled)
+    }
+
+    /// The end of a millisecond, where an increment may not fit in `room`: each is checked,
+    /// and the first that does not fit ends the run. Returns the last ID and how many it
+    /// wrote into `out`.
+    #[cold]
+    fn fill_checked<const N: usize>(
+        &self,
+        mut last: u64,
+        mut room: u64,
+        out: &mut [UlidFlake],
+    ) -> (u64, usize) {
+        let unit = 1_u64 << self.config.randomness_shift;
+        let mut filled = 0;
         let mut bytes = [0_u8; BUFFER];
         'draws: while filled < out.len() {
             let drawn = &mut bytes[..((out.len() - filled) * N).min(BUFFER)];
             self.random.fill_bytes(drawn);
             for increment in drawn.chunks_exact(N) {
-                let mut word = [0_u8; 8];
-                word[..N].copy_from_slice(increment);
-                let increment = u64::from_le_bytes(word);
+                let increment = increment_le(increment);
                 if increment == 0 {
                     continue;
                 }
@@ -394,8 +437,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                     break 'draws;
                 }
                 room -= increment;
-                // No carry into the timestamp: the randomness stays within its field.
-                last += increment << config.randomness_shift;
+                last += increment * unit;
                 out[filled] = UlidFlake::from_raw(last);
                 filled += 1;
             }
@@ -937,4 +979,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     pub fn rollback_allowance_ms(&self) -> u64 {
         self.config.rollback_allowance_ms
     }
+}
+
+/// The bytes of one bulk draw of increments: a multiple of 1, 2 and 3.
+const BUFFER: usize = 768;
+
+/// An increment's value from its little-endian random bytes (1 to 3 of them).
+#[inline(always)]
+fn increment_le(bytes: &[u8]) -> u64 {
+    let mut word = [0_u8; 8];
+    word[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(word)
 }

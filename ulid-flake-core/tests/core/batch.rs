@@ -61,6 +61,33 @@ fn a_batch_is_a_fresh_draw_then_one_increment_per_id_with_zero_skipped() {
 }
 
 #[test]
+fn a_batch_draws_what_its_room_holds_at_once_then_checks_each_increment_at_the_end() {
+    let generator = scripted(at(100));
+    generator.random_source().push(&[
+        // Fresh at 600 below the maximum: room for two increments of 255, drawn together;
+        // the second is 0 (skipped).
+        FIELD_MAX - 600,
+        bytes([255, 0, 9, 9]),
+        // 345 left: room for one more at once.
+        bytes([100, 9, 9, 9]),
+        // 245 left: each increment is checked, and 250 does not fit.
+        bytes([250, 9, 9, 9]),
+    ]);
+    let mut out = [UlidFlake::MAX; 4];
+    assert_eq!(generator.generate_batch(&mut out), Ok(3));
+    assert_eq!(
+        out[..3].to_vec(),
+        ids(&[
+            (100, FIELD_MAX - 600),
+            (100, FIELD_MAX - 345),
+            (100, FIELD_MAX - 245)
+        ])
+    );
+    assert_eq!(out[3], UlidFlake::MAX);
+    assert_eq!(generator.random_source().left(), 0);
+}
+
+#[test]
 fn a_batch_that_exhausts_its_millisecond_fills_what_fits_and_leaves_the_rest() {
     let generator = scripted(at(100));
     // Fresh at 5 below the maximum; increments 2 and 3 reach it exactly, 1 does not fit.
