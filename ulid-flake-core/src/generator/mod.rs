@@ -15,6 +15,12 @@
 //!    last millisecond as in step 3; further back, return [`Error::ClockMovedBackwards`].
 //!    IDs never go back in time, and an older timestamp is never re-randomised.
 //!
+//! A call draws its random value (fresh randomness or increment, whichever step 2 or 3
+//! takes) before it loads the last ID, so that between the load and the compare-and-swap
+//! there is only arithmetic, and a second thread rarely lands in that window (BENCHMARKS.md
+//! measures two threads on one generator).
+//! A call that then fails leaves its draw unused.
+//!
 //! The plain [`Generator::generate`] returns every error. [`Generator::generate_blocking`]
 //! (and `Generator::generate_async`, with the `tokio` feature) wait for the next
 //! millisecond on an overflow, which is a normal event in bulk work: with the default
@@ -224,21 +230,21 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// [`Generator::generate`] with `read` as the clock's reading (ms since the epoch).
     #[inline(always)]
     fn generate_reading(&self, read: impl Fn() -> Result<u64, Error>) -> Result<UlidFlake, Error> {
-        self.reserve(read, |last, now, gate| {
-            let next = self.next_after(last, now, gate)?;
+        self.reserve(read, |last, now, gate, draw| {
+            let next = self.next_after(last, now, gate, draw)?;
             Ok((next, UlidFlake::from_raw(next)))
         })
     }
 
     /// The protocol of every call, single or batch: the fork check, the lease gate, one clock
-    /// reading and one compare-and-swap of the state word. `plan` works out, from the last ID,
+    /// reading, one random draw and one compare-and-swap of the state word. `plan` works out, from the last ID,
     /// the reading and the gate word, the new last ID and the call's result; it runs again
     /// when another thread went first.
     #[inline(always)]
     fn reserve<T>(
         &self,
         read: impl Fn() -> Result<u64, Error>,
-        mut plan: impl FnMut(u64, u64, u64) -> Result<(u64, T), Error>,
+        mut plan: impl FnMut(u64, u64, u64, u32) -> Result<(u64, T), Error>,
     ) -> Result<T, Error> {
         let forks = fork::count();
         if forks != self.forks_seen.load(Ordering::Acquire) {
@@ -255,10 +261,14 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         if now >= gate::deadline(gate) {
             return Err(self.lease_not_valid(gate));
         }
+        // The random draw, before the state is loaded: the window between the load and the
+        // compare-and-swap is then arithmetic only, and another thread rarely lands in it.
+        // One draw serves every turn: it was not used for an ID until the swap succeeds.
+        let draw = self.random.next_u32();
         let mut last = self.last.load(Ordering::Acquire);
         let mut clock_read_again = false;
         loop {
-            let (next, result) = match plan(last, now, gate) {
+            let (next, result) = match plan(last, now, gate, draw) {
                 Ok(planned) => planned,
                 // Another thread may have read the clock after us and stored a later
                 // timestamp before our load: that is no rollback. A reading taken now, after
@@ -346,8 +356,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         let mut written = 0;
         let result = self.reserve(
             || self.now(),
-            |last, now, gate| {
-                let first = self.next_after(last, now, gate)?;
+            |last, now, gate, draw| {
+                let first = self.next_after(last, now, gate, draw)?;
                 let (last, filled) = match self.config.entropy_bytes {
                     1 => self.fill_run::<1>(first, out),
                     2 => self.fill_run::<2>(first, out),
@@ -531,12 +541,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
 
     /// The ID that follows `last` when the clock reads `now` (ms since the epoch).
     #[inline]
-    fn next_after(&self, last: u64, now: u64, gate: u64) -> Result<u64, Error> {
+    fn next_after(&self, last: u64, now: u64, gate: u64, draw: u32) -> Result<u64, Error> {
         let config = &self.config;
         let low_bits = gate::scalability_id(gate);
         let last_ms = last >> RANDOMNESS_BITS;
         if last == NO_ID_YET || now > last_ms {
-            let fresh = self.random.next_u32() & config.fresh_mask;
+            let fresh = draw & config.fresh_mask;
             return Ok(config.compose(now, fresh, low_bits));
         }
         let behind = last_ms - now;
@@ -566,7 +576,11 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 timestamp_ms: last_ms,
             });
         }
-        let randomness = config.randomness_of(last) + self.increment();
+        let increment = match draw & config.increment_mask {
+            0 => self.increment(),
+            increment => increment,
+        };
+        let randomness = config.randomness_of(last) + increment;
         if randomness > config.randomness_max {
             return Err(Error::Overflow {
                 timestamp_ms: last_ms,
