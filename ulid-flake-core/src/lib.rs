@@ -213,6 +213,8 @@ mod timestamp;
 mod ulid_flake;
 
 pub use error::{Error, Excerpt};
+#[cfg(feature = "diesel")]
+pub use external::diesel_support::OptionalId;
 #[cfg(feature = "std")]
 pub use generator::init_from_env;
 pub use id::Id;

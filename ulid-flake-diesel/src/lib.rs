@@ -65,7 +65,23 @@
 //! through its own `Queryable` impl, which takes the value through `FromSql` and wraps any
 //! error of `FromSql` in its `DeserializeFieldError`, and the orphan rule leaves no impl for
 //! `Option<Id<T>>` to this crate. (For a `NOT NULL` column, `Id<T>`'s own `Queryable` checks
-//! the value after Diesel has read the `i64`, so nothing wraps the error.)
+//! the value after Diesel has read the `i64`, so nothing wraps the error.) To get the value
+//! in the message for a nullable column too, read it through [`OptionalId`]: the field keeps
+//! its type, and one attribute names the reader.
+//!
+//! ```
+//! # use diesel::prelude::*;
+//! # diesel::table! { users (id) { id -> BigInt, invited_by -> Nullable<BigInt> } }
+//! use ulid_flake_diesel::{Id, OptionalId};
+//!
+//! #[derive(Queryable, Selectable)]
+//! #[diesel(table_name = users)]
+//! struct User {
+//!     id: Id<User>,
+//!     #[diesel(deserialize_as = OptionalId<Id<User>>)]
+//!     invited_by: Option<Id<User>>, // -5 reads as "value out of range: ..., found -5"
+//! }
+//! ```
 //!
 //! # Rows made in a time window
 //!

@@ -18,11 +18,13 @@
 //! either would overlap Diesel's blanket impls), so the value stays in the `source()`;
 //! `diesel::result::Error::source` returns it directly, and error reporters that print the
 //! chain show `Error deserializing field 'invited_by': value out of range: ..., found -5`.
+//! A field that names [`OptionalId`] in `#[diesel(deserialize_as = ...)]` is read through
+//! its `Queryable` instead, and its message shows the value too.
 
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql, Queryable};
 use diesel::serialize::{self, Output, ToSql};
-use diesel::sql_types::BigInt;
+use diesel::sql_types::{BigInt, Nullable};
 
 use crate::UlidFlake;
 
@@ -66,6 +68,76 @@ where
     /// message names it.
     fn build(row: i64) -> deserialize::Result<Self> {
         Ok(Self::from_i64(row)?)
+    }
+}
+
+/// An `Option` of an ID (`Id<T>`, `PrefixedId<T>`, `UlidFlake` or a newtype) read from a
+/// nullable `BIGINT` so that the message of a negative value shows it, for an `Option` field
+/// of a `Queryable` struct: name it in `#[diesel(deserialize_as = ...)]`.
+///
+/// Without it, Diesel reads an `Option<Id<T>>` through `FromSql` and wraps the error in a
+/// `DeserializeFieldError` whose message names only the field (`Error deserializing field
+/// 'invited_by'`), with this crate's error as its `source()`. `OptionalId` reads the
+/// `Option<i64>` and checks it in its own `Queryable::build`, whose error Diesel passes on as
+/// it is: `value out of range: expected 0..=9223372036854775807 ..., found -5`.
+///
+/// For SQLite (any backend works the same):
+///
+/// ```
+/// use diesel::prelude::*;
+/// use ulid_flake_core::{Id, OptionalId};
+///
+/// diesel::table! {
+///     users (id) {
+///         id -> BigInt,
+///         invited_by -> Nullable<BigInt>,
+///     }
+/// }
+///
+/// #[derive(Queryable, Selectable, Debug)]
+/// #[diesel(table_name = users)]
+/// struct User {
+///     id: Id<User>,
+///     #[diesel(deserialize_as = OptionalId<Id<User>>)]
+///     invited_by: Option<Id<User>>,
+/// }
+///
+/// let conn = &mut SqliteConnection::establish(":memory:")?;
+/// diesel::sql_query("CREATE TABLE users (id BIGINT PRIMARY KEY, invited_by BIGINT)")
+///     .execute(conn)?;
+/// diesel::sql_query("INSERT INTO users VALUES (1, NULL), (2, -5)").execute(conn)?;
+/// let first: User = users::table.find(1).select(User::as_select()).first(conn)?;
+/// assert_eq!(first.invited_by, None);
+/// let error = users::table.find(2).select(User::as_select()).first(conn).unwrap_err();
+/// assert!(error.to_string().ends_with("found -5"), "{error}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OptionalId<I>(pub Option<I>);
+
+impl<I: From<UlidFlake>, DB: Backend> Queryable<Nullable<BigInt>, DB> for OptionalId<I>
+where
+    i64: FromSql<BigInt, DB>,
+{
+    type Row = Option<i64>;
+
+    /// Checks the `BIGINT`, if any; a negative value is an
+    /// [`Error::OutOfRange`](crate::Error) whose message names it.
+    fn build(row: Option<i64>) -> deserialize::Result<Self> {
+        Ok(Self(row.map(UlidFlake::from_i64).transpose()?.map(I::from)))
+    }
+}
+
+impl<I> From<OptionalId<I>> for Option<I> {
+    /// The ID read, or `None` for `NULL`.
+    ///
+    /// ```
+    /// use ulid_flake_core::{OptionalId, UlidFlake};
+    ///
+    /// assert_eq!(Option::from(OptionalId(Some(UlidFlake::MIN))), Some(UlidFlake::MIN));
+    /// ```
+    fn from(optional: OptionalId<I>) -> Self {
+        optional.0
     }
 }
 

@@ -7,7 +7,7 @@ mod async_graphql_support;
 #[cfg(feature = "chrono")]
 mod chrono_support;
 #[cfg(feature = "diesel")]
-mod diesel_support;
+pub(crate) mod diesel_support;
 #[cfg(feature = "jiff")]
 mod jiff_support;
 #[cfg(feature = "postgres-types")]

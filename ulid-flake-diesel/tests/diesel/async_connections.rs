@@ -11,7 +11,7 @@ use diesel::{ExpressionMethods, QueryDsl, SelectableHelper};
 use diesel_async::{
     AsyncConnection, AsyncMysqlConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection,
 };
-use ulid_flake_diesel::{Id, UlidFlake};
+use ulid_flake_diesel::{Id, OptionalId, UlidFlake};
 
 use crate::support::{User, VALUES, chain, out_of_range, users};
 
@@ -214,6 +214,20 @@ macro_rules! async_tests {
                     chain(&error),
                     format!("Error deserializing field 'invited_by': {}", out_of_range(-5))
                 );
+            }
+
+            #[tokio::test]
+            async fn a_negative_bigint_in_a_nullable_column_read_through_optional_id_is_an_error_whose_message_names_it()
+             {
+                let mut conn = with_negative_ids().await;
+                let error = users::table
+                    .filter(users::name.eq("invited by a negative id"))
+                    .select(users::invited_by)
+                    .first::<OptionalId<Id<User>>>(&mut conn)
+                    .await
+                    .unwrap_err();
+                assert!(matches!(error, diesel::result::Error::DeserializationError(_)));
+                assert_eq!(error.to_string(), out_of_range(-5));
             }
         }
     };

@@ -5,7 +5,7 @@ use std::error::Error as _;
 
 use diesel::prelude::*;
 use ulid_flake_diesel::generator::Generator;
-use ulid_flake_diesel::{Epoch, Id, Prefix, PrefixedId, UlidFlake};
+use ulid_flake_diesel::{Epoch, Id, OptionalId, Prefix, PrefixedId, UlidFlake};
 
 use crate::support::{User, VALUES, chain, out_of_range, users};
 
@@ -21,6 +21,15 @@ struct NewtypeRow {
     id: UserId,
     name: String,
     invited_by: Option<UserId>,
+}
+
+/// A row of `users` whose nullable ID is read through `OptionalId`.
+#[derive(Debug, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = users)]
+struct CheckedRow {
+    id: Id<User>,
+    #[diesel(deserialize_as = OptionalId<Id<User>>)]
+    invited_by: Option<Id<User>>,
 }
 
 impl Prefix for User {
@@ -398,6 +407,41 @@ macro_rules! backend_tests {
                         "Error deserializing field 'invited_by': {}",
                         out_of_range(-5)
                     )
+                );
+            }
+
+            #[test]
+            fn a_negative_bigint_in_a_nullable_column_read_through_optional_id_is_an_error_whose_message_names_it()
+             {
+                let conn = &mut with_negative_ids();
+                let invited = users::table.filter(users::name.eq("invited by a negative id"));
+                let error = invited.select(CheckedRow::as_select()).first(conn).unwrap_err();
+                assert!(matches!(
+                    error,
+                    diesel::result::Error::DeserializationError(_)
+                ));
+                assert_eq!(error.to_string(), out_of_range(-5));
+                let error = invited
+                    .select(users::invited_by)
+                    .first::<OptionalId<UserId>>(conn)
+                    .unwrap_err();
+                assert_eq!(error.to_string(), out_of_range(-5));
+            }
+
+            #[test]
+            fn a_nullable_column_read_through_optional_id_is_none_for_null_and_the_id_otherwise() {
+                let (mut conn, ada, bob) = with_ada_and_bob();
+                let rows: Vec<CheckedRow> = users::table
+                    .order(users::name)
+                    .select(CheckedRow::as_select())
+                    .load(&mut conn)
+                    .unwrap();
+                assert_eq!(
+                    rows,
+                    [
+                        CheckedRow { id: ada.id, invited_by: None },
+                        CheckedRow { id: bob.id, invited_by: Some(ada.id) },
+                    ]
                 );
             }
 
