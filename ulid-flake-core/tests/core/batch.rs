@@ -389,3 +389,79 @@ fn a_batch_that_loses_a_race_leaves_no_unissued_id_in_the_slice() {
     );
     assert_eq!(generator.random_source().0.left(), 0);
 }
+
+/// Randomness from a byte stream, however it is asked for: `next_u32` takes the next four
+/// bytes (little-endian), `fill_bytes` as many as it fills; past the end, an error for the test.
+#[derive(Debug)]
+struct ByteStream(std::sync::Mutex<std::collections::VecDeque<u8>>);
+
+impl RandomSource for ByteStream {
+    fn next_u32(&self) -> u32 {
+        let mut word = [0; 4];
+        self.fill_bytes(&mut word);
+        u32::from_le_bytes(word)
+    }
+
+    fn fill_bytes(&self, dest: &mut [u8]) {
+        let mut stream = self.0.lock().unwrap();
+        for byte in dest {
+            *byte = stream
+                .pop_front()
+                .expect("the batch drew past the scripted stream");
+        }
+    }
+}
+
+/// The specification's batch, one increment at a time (SPEC §3): a fresh draw, then each
+/// next byte an increment, 0 skipped, until `len` IDs or the first increment that does not
+/// fit in the 20-bit field.
+fn reference_batch(fresh: u32, increments: &[u8], len: usize) -> Vec<u32> {
+    let mut randomness = vec![fresh];
+    for &increment in increments {
+        if randomness.len() == len {
+            break;
+        }
+        let next = randomness[randomness.len() - 1] + u32::from(increment);
+        if increment == 0 {
+            continue;
+        }
+        if next > FIELD_MAX {
+            break;
+        }
+        randomness.push(next);
+    }
+    randomness
+}
+
+proptest::proptest! {
+    /// However the batch splits its draws (all at once while the room holds the largest
+    /// increments, one by one at the end of the millisecond), it issues exactly the IDs of the
+    /// increment-by-increment model, and leaves the rest of the slice as it was.
+    #[test]
+    fn a_batch_issues_the_ids_of_the_increment_by_increment_model(
+        fresh in proptest::prop_oneof![0..=FIELD_MAX, FIELD_MAX - 2_000..=FIELD_MAX],
+        zeros in proptest::collection::vec(proptest::bool::weighted(0.1), 9_000),
+        values in proptest::collection::vec(1_u8..=255, 9_000),
+        len in 1_usize..=3_000,
+    ) {
+        let increments: Vec<u8> = zeros
+            .iter()
+            .zip(&values)
+            .map(|(&zero, &value)| if zero { 0 } else { value })
+            .collect();
+        let mut stream: std::collections::VecDeque<u8> = fresh.to_le_bytes().into();
+        stream.extend(&increments);
+        let generator = Generator::builder()
+            .clock(ManualClock::new(at(100)))
+            .random_source(ByteStream(std::sync::Mutex::new(stream)))
+            .build()
+            .unwrap();
+        let mut out = vec![UlidFlake::MAX; len];
+        let filled = generator.generate_batch(&mut out).unwrap();
+        let expected = reference_batch(fresh, &increments, len);
+        let issued: Vec<u32> = out[..filled].iter().map(|id| id.randomness()).collect();
+        proptest::prop_assert_eq!(issued, expected);
+        proptest::prop_assert!(out[..filled].iter().all(|id| id.ms_since_epoch() == 100));
+        proptest::prop_assert!(out[filled..].iter().all(|&id| id == UlidFlake::MAX));
+    }
+}
