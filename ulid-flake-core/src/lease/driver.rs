@@ -147,6 +147,9 @@ impl<C: LeaseClock> Shared<C> {
 }
 
 /// The request for `scalability_id` on behalf of the lease `shared` describes.
+/// How many times a release is sent before its error is reported.
+const RELEASE_ATTEMPTS: u32 = 3;
+
 fn request<C>(shared: &Shared<C>, scalability_id: u8, validity: Duration) -> LeaseRequest<'_> {
     LeaseRequest {
         namespace: &shared.namespace,
@@ -255,11 +258,26 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                 _ => 0,
             };
             let grace = self.shared.timing.margin + Duration::from_millis(ahead_ms);
-            if let Err(error) =
-                self.store
+            // A release is one idempotent statement, so a failed one is sent again: InnoDB
+            // picks a statement as a deadlock's victim and rolls it back, and a connection
+            // may drop. Only the last error is reported; the row expires by itself anyway.
+            for attempt in 1..=RELEASE_ATTEMPTS {
+                match self
+                    .store
                     .release(&request(&self.shared, held.scalability_id, grace))
-            {
-                release_error = Some(error.to_string());
+                {
+                    Ok(()) => {
+                        release_error = None;
+                        break;
+                    }
+                    Err(error) => release_error = Some(error.to_string()),
+                }
+                if attempt < RELEASE_ATTEMPTS {
+                    self.shared
+                        .generator
+                        .clock()
+                        .sleep(self.shared.timing.retry_min);
+                }
             }
         }
         let mut record = self.shared.record();

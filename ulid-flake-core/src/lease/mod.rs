@@ -677,8 +677,10 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     ///
     /// # Errors
     ///
-    /// [`LeaseError::Database`] when the release statement failed; the lease then expires on
-    /// its own after its validity.
+    /// [`LeaseError::Database`] when the release statement failed three times (it is sent
+    /// again after [`LeaseTiming::retry_min`], as a deadlock's victim or a dropped connection
+    /// may need), with the last attempt's error; the lease then expires on its own after its
+    /// validity. IDs stopped before the first attempt either way.
     ///
     /// ```
     /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore};

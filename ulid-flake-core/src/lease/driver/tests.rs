@@ -523,6 +523,60 @@ fn release_closes_the_gate_and_leaves_the_margin_before_the_id_is_free() {
 }
 
 #[test]
+fn a_failed_release_is_sent_again() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 6..=6);
+    driver.acquire_first().unwrap();
+    let holder = driver.shared.holder;
+    table.fault_next(Fault::Error);
+    table.fault_next(Fault::Error);
+
+    driver.shared.stop();
+    driver.shutdown();
+
+    assert_eq!(driver.shared.release_error(), None);
+    assert_eq!(
+        table.state().calls,
+        ["take", "release", "release", "release"]
+    );
+    // The third attempt set the expiry.
+    assert_eq!(
+        table.row(6),
+        Row {
+            holder,
+            expires_at_us: clock.db_now_us() + 200_000
+        }
+    );
+}
+
+#[test]
+fn a_release_that_fails_three_times_reports_the_last_error() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 6..=6);
+    driver.acquire_first().unwrap();
+    for _ in 0..3 {
+        table.fault_next(Fault::Error);
+    }
+    let before = clock.elapsed();
+
+    driver.shared.stop();
+    driver.shutdown();
+
+    assert_eq!(
+        driver.shared.release_error().as_deref(),
+        Some("connection reset")
+    );
+    assert_eq!(
+        table.state().calls,
+        ["take", "release", "release", "release"]
+    );
+    // The retry interval between the attempts.
+    assert_eq!(clock.elapsed() - before, Duration::from_millis(100));
+}
+
+#[test]
 fn a_pause_while_confirming_shortens_the_gate_never_lengthens_it() {
     let clock = ScriptedClock::default();
     let table = Table::new(&clock);
