@@ -1,82 +1,270 @@
 #!/usr/bin/env bash
-# Every check and test of the workspace, as CI runs them.
+# Every check and test of the workspace, in named steps, ending with a table of each step's time
+# (printed on failure too, the failed step marked).
+#
+#   scripts/test.sh               the full gate, what CI runs: installs what it needs (as root),
+#                                 starts throwaway PostgreSQL, PgBouncer and MariaDB servers
+#   scripts/test.sh --fast        the edit loop: formatting, clippy, tests and doctests of the
+#                                 core and the CLI; no servers, no installs, no root
+#   scripts/test.sh --only STEP   one step of the full gate (servers started if it needs them);
+#                                 repeat --only for several
+#   scripts/test.sh --list        the steps, in order
+#
+# The full gate builds the heavy dependency graph (sqlx, Diesel, SeaORM, axum, async-graphql,
+# utoipa) as few times as it can: one check build for clippy, one test-profile build that the
+# tests, the benchmarks' smoke runs, the examples and the OpenAPI check all run from.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The checked sqlx macros build from the committed query data (.sqlx/), never a live database.
 export SQLX_OFFLINE=true
 
-step() { printf '\n==> %s\n' "$*" >&2; }
+usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-step "build dependencies: C client libraries, database servers, PgBouncer; cargo-hack"
-scripts/install-build-deps.sh
-command -v cargo-hack >/dev/null || cargo install -q --locked cargo-hack
+# The steps of the full gate, in order, with what each checks. The step table lists them so.
+STEPS=(deps feature-tables fmt clippy features docs package build loom fuzz tests leases
+  benchmarks examples openapi)
+# The steps that run against the database servers, inside one scripts/with-databases.sh.
+DATABASE_STEPS=" tests leases benchmarks "
+describe() {
+  case $1 in
+    deps) echo "Debian packages (C client libraries, servers, PgBouncer) and cargo-hack" ;;
+    feature-tables) echo "feature tables in the READMEs, against the Cargo.toml comments" ;;
+    fmt) echo "formatting, the workspace and the fuzz workspace" ;;
+    clippy) echo "clippy, every target and feature, warnings denied" ;;
+    docs) echo "docs with default, no and all features, and as docs.rs builds them (--cfg docsrs)" ;;
+    features) echo "every feature of each published crate alone, and the combinations users pick" ;;
+    package) echo "each published crate as crates.io would receive it, built on its own" ;;
+    build) echo "the workspace's tests, benchmarks, examples and binaries, test profile" ;;
+    loom) echo "loom: every interleaving of three threads on one generator" ;;
+    fuzz) echo "fuzz targets: lints, and the saved inputs replayed as tests" ;;
+    servers) echo "PostgreSQL, PgBouncer and MariaDB started (throwaway, loopback)" ;;
+    tests) echo "tests and doctests against the servers and SQLite files, but the lease faults" ;;
+    leases) echo "the lease fault scenarios (sqlx and Diesel; PostgreSQL, PgBouncer, MariaDB)" ;;
+    benchmarks) echo "benchmarks run once each, and the database-scale one in smoke mode" ;;
+    examples) echo "the README's main job and the SQLite examples" ;;
+    openapi) echo "the example API's OpenAPI document, through openapi-spec-validator" ;;
+    fast-clippy) echo "clippy on the core and the CLI, every target and feature" ;;
+    fast-tests) echo "the core's and the CLI's tests and doctests" ;;
+    *) return 1 ;;
+  esac
+}
 
-step "feature tables in the READMEs, against the Cargo.toml comments they are made from"
-scripts/feature-tables.py --check
-
-step "formatting"
-cargo fmt --all -- --check
-
-step "lints (clippy's incompatible_msrv holds the code to the workspace's rust-version)"
-cargo clippy --workspace --all-targets --all-features -- -D warnings
+# ---------------------------------------------------------------------------------------------
+# The steps
+# ---------------------------------------------------------------------------------------------
 
 published=(-p ulid-flake-core -p ulid-flake-sqlx -p ulid-flake-diesel -p ulid-flake-cli)
+# One feature set for the heavy graph: every step that builds the workspace uses exactly these
+# flags, so cargo reuses one build of the dependencies.
+workspace_build=(--workspace --all-features --all-targets)
 
-step "docs with default, no and all features, and as docs.rs builds them (nightly, --cfg docsrs)"
-RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps "${published[@]}"
-RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps "${published[@]}" --no-default-features
-RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --workspace --all-features
-if rustup toolchain list | grep -q '^nightly'; then
-  RUSTDOCFLAGS="-D warnings --cfg docsrs" CARGO_TARGET_DIR=target/docsrs \
-    cargo +nightly doc -q --no-deps "${published[@]}" --all-features
+step_deps() {
+  scripts/install-build-deps.sh
+  command -v cargo-hack >/dev/null || cargo install -q --locked cargo-hack
+}
+
+step_feature-tables() { scripts/feature-tables.py --check; }
+
+step_fmt() {
+  cargo fmt --all -- --check
+  cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+}
+
+# clippy's incompatible_msrv holds the code to the workspace's rust-version.
+step_clippy() { cargo clippy -q "${workspace_build[@]}" -- -D warnings; }
+
+step_docs() {
+  # Each published crate with its default features and with none: the features step's checks
+  # built their dependencies already (check mode is what rustdoc reads).
+  local crate
+  for crate in "${published[@]}"; do
+    [[ $crate == -p ]] && continue
+    RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p "$crate"
+    RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p "$crate" --no-default-features
+  done
+  # Every crate with every feature, its targets chosen so that cargo resolves features as for
+  # clippy (examples bring the dev-dependencies in), whose check build then serves here; then
+  # the same as docs.rs builds it (`--cfg docsrs`, whose `doc(cfg)` is unstable: the stable
+  # rustdoc with RUSTC_BOOTSTRAP, set for rustdoc alone so that no dependency is rebuilt).
+  RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --workspace --all-features --lib --bins --examples
+  RUSTDOC=$PWD/scripts/lib/rustdoc-docsrs RUSTDOCFLAGS="-D warnings --cfg docsrs" \
+    cargo doc -q --no-deps --workspace --all-features --lib --bins --examples
+}
+
+step_features() {
+  # no_std first: the lints (std_instead_of_core, ...) catch what they can; these builds the rest.
+  # Without --no-dev-deps, which would rewrite the manifests (and so rebuild the workspace's
+  # crates in the next step): a library's check does not resolve dev-dependencies' features.
+  cargo hack check -q --each-feature "${published[@]}"
+  local features
+  for features in alloc serde,uuid alloc,schemars std,serde std,serde,uuid,utoipa,schemars \
+    chrono time jiff chrono,time,jiff,serde arbitrary proptest arbitrary,proptest,serde; do
+    cargo check -q -p ulid-flake-core --no-default-features --features "$features"
+  done
+}
+
+step_package() {
+  # cargo unpacks the packages it verifies against from a local registry, and reuses an earlier
+  # run's copy of the same version: drop those, so each run builds today's sources.
+  rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ulid-flake-* \
+    "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/-*/ulid-flake-*
+  cargo package -q --allow-dirty "${published[@]}"
+}
+
+# Builds every target the later steps run: the tests, the benchmarks (run by `cargo test` in
+# criterion's test mode), the examples and the binaries (target/debug/…). The test profile
+# inherits the dev profile, so `cargo test` reuses all of it.
+step_build() { cargo build -q "${workspace_build[@]}"; }
+
+step_loom() {
+  # Its own target dir (another cfg rebuilds everything), and only the features the model
+  # needs: under the cfg the core's test binary holds the model check alone.
+  RUSTFLAGS="--cfg ulid_flake_loom" LOOM_MAX_PREEMPTIONS=3 CARGO_TARGET_DIR=target/loom \
+    cargo test -q --release -p ulid-flake-core --no-default-features --features std --test core loom
+}
+
+step_fuzz() {
+  cargo clippy -q --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
+  cargo test -q --manifest-path fuzz/Cargo.toml
+}
+
+# The lease fault scenarios are in the adapters' test binaries, module `lease_faults`: their own
+# step, run alone (sub-second renewals lose leases on two busy cores).
+step_tests() { cargo test --workspace --all-features -- --skip lease_faults::; }
+
+step_leases() { cargo test --workspace --all-features --test sqlx --test diesel lease_faults::; }
+
+step_benchmarks() {
+  # Each criterion benchmark once, in criterion's test mode, from the build step's build.
+  cargo test -q --workspace --all-features --benches
+  # The database-scale benchmark in
+  # smoke mode (5,000 rows per key); the full run is scripts/bench-db.sh. The CSV and the chart
+  # go to a temp directory, never over the committed ones.
+  local smoke
+  smoke=$(mktemp -d)
+  target/debug/db --smoke --csv "$smoke/db-insert-rate.csv" --svg "$smoke/db-insert-rate.svg" >/dev/null
+}
+
+step_examples() {
+  # The README's main job, exactly as written there.
+  cargo run -q -p ulid-flake-cli -- generate -n 2 | cargo run -q -p ulid-flake-cli -- inspect >/dev/null
+  local example
+  for example in example-sqlx-sqlite example-diesel-sqlite example-sea-orm-sqlite; do
+    "target/debug/$example" "$(mktemp -d)/example.sqlite3" >/dev/null
+  done
+}
+
+step_openapi() {
+  local document
+  document=$(mktemp --suffix=.json)
+  target/debug/example-web-axum --print-openapi >"$document"
+  scripts/validate-openapi.sh "$document"
+}
+
+step_fast-clippy() {
+  cargo clippy -q -p ulid-flake-core -p ulid-flake-cli --all-targets --all-features -- -D warnings
+}
+
+step_fast-tests() { cargo test -q -p ulid-flake-core -p ulid-flake-cli --all-features; }
+
+# ---------------------------------------------------------------------------------------------
+# Running steps, timing them, and the table
+# ---------------------------------------------------------------------------------------------
+
+# One line per step run, "name<TAB>seconds<TAB>status", shared with the re-entered script that
+# runs the database steps inside scripts/with-databases.sh.
+outermost=
+if [[ -z ${ULID_FLAKE_TEST_TIMINGS:-} ]]; then
+  outermost=1
+  ULID_FLAKE_TEST_TIMINGS=$(mktemp -t test-timings.XXXXXX)
+  export ULID_FLAKE_TEST_TIMINGS
+  started=$SECONDS
+  print_table() {
+    local status=$? name seconds result total=$((SECONDS - started))
+    printf '\n%-16s %8s  %-6s %s\n' step seconds result what >&2
+    while IFS=$'\t' read -r name seconds result; do
+      printf '%-16s %8s  %-6s %s\n' "$name" "$seconds" "$result" "$(describe "$name")" >&2
+    done <"$ULID_FLAKE_TEST_TIMINGS"
+    printf '%-16s %8s  %-6s\n' total "$total" "$([[ $status -eq 0 ]] && echo ok || echo FAILED)" >&2
+    rm -f "$ULID_FLAKE_TEST_TIMINGS"
+    exit "$status"
+  }
+  trap print_table EXIT
 fi
 
-step "every feature of each published crate alone, and the combinations users pick (no_std first)"
-cargo hack check -q --each-feature --no-dev-deps "${published[@]}"
-for features in alloc serde,uuid alloc,schemars std,serde std,serde,uuid,utoipa,schemars \
-  chrono time jiff chrono,time,jiff,serde arbitrary proptest arbitrary,proptest,serde; do
-  cargo check -q -p ulid-flake-core --no-default-features --features "$features"
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$ULID_FLAKE_TEST_TIMINGS"; }
+
+run_step() {
+  local name=$1 begun=$SECONDS status
+  printf '\n==> %s: %s\n' "$name" "$(describe "$name")" >&2
+  # A subshell with -e of its own: in `step || …` bash would ignore -e inside the step.
+  set +e
+  (
+    set -e
+    "step_$name"
+  )
+  status=$?
+  set -e
+  if [[ $status -ne 0 ]]; then
+    record "$name" $((SECONDS - begun)) FAILED
+    exit "$status"
+  fi
+  record "$name" $((SECONDS - begun)) ok
+}
+
+# Runs the given steps, the database ones inside one scripts/with-databases.sh (started once).
+run_steps() {
+  local name database=()
+  for name in "$@"; do
+    if [[ $DATABASE_STEPS == *" $name "* && -z ${ULID_FLAKE_TEST_POSTGRES_URL:-} ]]; then
+      database+=("$name")
+    else
+      flush_database_steps "${database[@]}"
+      database=()
+      run_step "$name"
+    fi
+  done
+  flush_database_steps "${database[@]}"
+}
+
+flush_database_steps() {
+  [[ $# -gt 0 ]] || return 0
+  printf '\n==> servers: %s\n' "$(describe servers)" >&2
+  local args=() name
+  for name in "$@"; do args+=(--only "$name"); done
+  ULID_FLAKE_TEST_SERVERS_ASKED_AT=$(date +%s) scripts/with-databases.sh "$0" --inside-databases "${args[@]}"
+}
+
+mode=full
+only=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --fast) mode=fast ;;
+    --only)
+      [[ $# -ge 2 ]] && describe "$2" >/dev/null || { echo "unknown step: ${2:-}" >&2; usage; }
+      only+=("$2")
+      shift
+      ;;
+    --list)
+      for name in "${STEPS[@]}"; do printf '%-16s %s\n' "$name" "$(describe "$name")"; done
+      trap - EXIT
+      exit 0
+      ;;
+    --inside-databases)
+      # Re-entered by flush_database_steps: the servers' start-up is a step of its own.
+      record servers $(($(date +%s) - ULID_FLAKE_TEST_SERVERS_ASKED_AT)) ok
+      ;;
+    -h | --help) usage ;;
+    *) echo "unknown argument: $1" >&2; usage ;;
+  esac
+  shift
 done
 
-step "packages: each published crate as crates.io would receive it, built on its own"
-# cargo unpacks the packages it verifies against from a local registry, and reuses an earlier
-# run's copy of the same version: drop those, so each run builds today's sources.
-rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ulid-flake-* \
-  "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/-*/ulid-flake-*
-cargo package -q --allow-dirty "${published[@]}"
-
-step "tests and doctests, against throwaway PostgreSQL and MariaDB servers and SQLite files"
-# with-databases.sh starts the servers (installed by install-build-deps.sh) on loopback, exports their
-# URLs and stops them on exit; the database tests fail, never skip, without them.
-scripts/with-databases.sh cargo test --workspace --all-features
-
-step "loom: every interleaving of three threads on one generator (its own target dir: other cfg)"
-RUSTFLAGS="--cfg ulid_flake_loom" LOOM_MAX_PREEMPTIONS=3 CARGO_TARGET_DIR=target/loom \
-  cargo test -q --release -p ulid-flake-core --all-features --test core loom
-
-step "benchmarks compile and run once each (cargo bench -- --test), so they cannot rot"
-cargo bench -q -p ulid-flake-benchmarks --benches -- --test
-
-step "the database-scale benchmark in smoke mode (5,000 rows per key), so it cannot rot"
-# The full run is scripts/bench-db.sh, on demand. cargo bench above has built this binary
-# already (benchmarks build their package's binaries, and the bench profile is release's), so
-# this only runs it: 10 to 20 s with the servers' start. The report goes nowhere; the CSV and
-# the chart go to a temp directory, never over the committed ones.
-smoke=$(mktemp -d)
-scripts/with-databases.sh cargo run -q --release -p ulid-flake-benchmarks --bin db -- \
-  --smoke --csv "$smoke/db-insert-rate.csv" --svg "$smoke/db-insert-rate.svg" >/dev/null
-
-step "fuzz targets: lints, and the saved inputs replayed as ordinary tests (fuzz/ is its own workspace)"
-cargo fmt --manifest-path fuzz/Cargo.toml -- --check
-cargo clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
-cargo test --manifest-path fuzz/Cargo.toml
-
-step "examples, and the README's main job"
-cargo run -q -p ulid-flake-cli -- generate -n 2 | cargo run -q -p ulid-flake-cli -- inspect >/dev/null
-cargo run -q -p example-sqlx-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
-cargo run -q -p example-diesel-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
-cargo run -q -p example-sea-orm-sqlite -- "$(mktemp -d)/example.sqlite3" >/dev/null
-
-step "the example API's OpenAPI document, through openapi-spec-validator (installed under target/)"
-scripts/validate-openapi.sh
+if [[ $mode == fast ]]; then
+  run_steps fmt fast-clippy fast-tests
+elif [[ ${#only[@]} -gt 0 ]]; then
+  run_steps "${only[@]}"
+else
+  run_steps "${STEPS[@]}"
+fi

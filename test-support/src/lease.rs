@@ -724,10 +724,11 @@ pub fn ids_in_use_are_refused(
     );
 }
 
-/// The lease tests of an adapter's test binary, in its module `lease`: `acquire` is how the
-/// adapter leases (`fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>`, the
-/// URL telling the server). Expands to the replica (`lease_child`, ignored) and one test per
-/// scenario and server.
+/// The lease tests of an adapter's test binary, in its module `lease_faults` (the test command
+/// runs them as a step of their own, by that name): `acquire` is how the adapter leases
+/// (`fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>`, the URL telling the
+/// server). Expands to the replica (`lease_child`, ignored) and one test per scenario and
+/// server.
 #[macro_export]
 macro_rules! lease_tests {
     ($acquire:path) => {
@@ -740,7 +741,12 @@ macro_rules! lease_tests {
 
         fn child() -> ::std::process::Command {
             let mut command = ::std::process::Command::new(::std::env::current_exe().unwrap());
-            command.args(["--exact", "lease::lease_child", "--ignored", "--nocapture"]);
+            command.args([
+                "--exact",
+                "lease_faults::lease_child",
+                "--ignored",
+                "--nocapture",
+            ]);
             command
         }
 

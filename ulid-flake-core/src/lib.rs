@@ -181,6 +181,14 @@
 #![doc = document_features::document_features!()]
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+// `no_std` regressions caught at lint time: a `std::` path where `core::` or `alloc::` has the
+// item builds with `std` on and breaks the `no_std` builds; the feature checks of the test
+// command catch the rest.
+#![warn(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    clippy::alloc_instead_of_core
+)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -82,8 +82,7 @@ macro_rules! ulid_flake {
 /// and, with the features of `ulid-flake-core` that are on (the database adapters turn theirs
 /// on; the calling crate needs no dependency or feature of its own):
 ///
-/// - `std`: `UserId::generate()`, from the process-wide generator, as
-///   [`UlidFlake::generate`](crate::UlidFlake::generate);
+/// - `std`: `UserId::generate()`, from the process-wide generator, as `UlidFlake::generate`;
 /// - `serde`: `Serialize` and `Deserialize`, as [`UlidFlake`](crate::UlidFlake)'s;
 /// - `sqlx`: sqlx's `Type`, `Encode` and `Decode` as a `BIGINT` on every database (and
 ///   `PgHasArrayType` with PostgreSQL);

@@ -11,8 +11,8 @@
 //! utoipa hides that trait from its docs (`utoipa::__dev`), but it is the only way a
 //! hand-written generic type composes, and the tests pin the document it produces.
 
-use std::borrow::Cow;
-use std::vec::Vec;
+use alloc::borrow::Cow;
+use alloc::vec::Vec;
 
 use utoipa::__dev::ComposeSchema;
 use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};

@@ -128,4 +128,4 @@ macro_rules! forward_clock {
         }
     )*};
 }
-forward_clock!(&C, std::sync::Arc<C>);
+forward_clock!(&C, alloc::sync::Arc<C>);

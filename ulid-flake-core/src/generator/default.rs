@@ -1,6 +1,6 @@
 //! The process-wide default generator behind `UlidFlake::generate` and `Id::generate`.
 
-use std::boxed::Box;
+use alloc::boxed::Box;
 use std::sync::OnceLock;
 
 use super::Generator;

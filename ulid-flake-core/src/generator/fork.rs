@@ -2,7 +2,7 @@
 //! forks as seen by each child, and code that must not continue its parent's state compares
 //! the count it last saw.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicU64, Ordering};
 
 /// How many times this process's ancestry has forked into it.
 static FORKS: AtomicU64 = AtomicU64::new(0);

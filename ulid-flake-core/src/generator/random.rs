@@ -167,4 +167,4 @@ macro_rules! forward_random {
         }
     )*};
 }
-forward_random!(&R, std::sync::Arc<R>);
+forward_random!(&R, alloc::sync::Arc<R>);

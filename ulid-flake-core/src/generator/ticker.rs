@@ -1,9 +1,10 @@
 //! An opt-in fast clock: a thread publishes the system clock's millisecond in one atomic
 //! word, so that a reading is a load instead of a system-clock read.
 
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Weak};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use alloc::sync::{Arc, Weak};
+use core::sync::atomic::{AtomicI64, Ordering};
+use core::time::Duration;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::{Clock, SystemClock, fork};
 

@@ -2,14 +2,15 @@
 //! the lease's thread; each [`Driver::step`] makes at most one round of database calls and
 //! says how long to wait before the next, so tests drive it step by step on a scripted clock.
 
+use alloc::boxed::Box;
+use alloc::string::{String, ToString};
+use alloc::sync::Arc;
+use alloc::vec::Vec;
 use core::ops::RangeInclusive;
+use core::sync::atomic::{AtomicBool, Ordering};
 use core::time::Duration;
-use std::boxed::Box;
-use std::string::{String, ToString};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::UNIX_EPOCH;
-use std::vec::Vec;
 
 use super::{
     LeaseClock, LeaseError, LeaseRequest, LeaseState, LeaseStatus, LeaseStore, LeaseTiming,
@@ -225,11 +226,11 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             }
             if self.monotonic().saturating_sub(started) + wait > self.shared.timing.acquire_timeout
             {
-                let error: Box<dyn std::error::Error + Send + Sync> = match self.last_failure.take()
-                {
-                    Some(error) => Box::new(error),
-                    None => "the answers came too late to hold the lease".into(),
-                };
+                let error: Box<dyn core::error::Error + Send + Sync> =
+                    match self.last_failure.take() {
+                        Some(error) => Box::new(error),
+                        None => "the answers came too late to hold the lease".into(),
+                    };
                 return Err(LeaseError::Database(error));
             }
             self.shared.generator.clock().sleep(wait);

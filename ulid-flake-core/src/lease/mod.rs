@@ -103,12 +103,13 @@ mod clock;
 mod driver;
 pub mod sql;
 
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::sync::Arc;
 use core::fmt;
 use core::ops::RangeInclusive;
 use core::time::Duration;
-use std::boxed::Box;
-use std::string::String;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::thread::JoinHandle;
 use std::time::SystemTime;
 
@@ -199,7 +200,7 @@ impl LeaseRequest<'_> {
 /// ```
 pub trait LeaseStore: Send + 'static {
     /// The database library's error.
-    type Error: std::error::Error + Send + Sync + 'static;
+    type Error: core::error::Error + Send + Sync + 'static;
 
     /// Takes the id for `request.holder`, valid for `request.validity` from when the database
     /// runs the statement, if its lease has expired (or never existed): `Ok(true)` when taken,
@@ -518,7 +519,7 @@ pub enum LeaseError {
     /// Installing the lease's generator as the process-wide default found one in place.
     DefaultGeneratorAlreadySet,
     /// The database failed for the whole acquisition timeout; this is its last error.
-    Database(Box<dyn std::error::Error + Send + Sync>),
+    Database(Box<dyn core::error::Error + Send + Sync>),
 }
 
 impl fmt::Display for LeaseError {
@@ -552,8 +553,8 @@ impl fmt::Display for LeaseError {
     }
 }
 
-impl std::error::Error for LeaseError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for LeaseError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             Self::Database(error) => Some(&**error),
             Self::Generator(error) => Some(error),

@@ -1,7 +1,6 @@
 //! A model check of the lock-free generator: loom runs every interleaving of three threads
 //! making two IDs each on one generator, and each must see distinct IDs, increasing per
-//! thread. Built only with `--cfg ulid_flake_loom` (`scripts/test.sh` runs it):
-//! `RUSTFLAGS="--cfg ulid_flake_loom" cargo test -p ulid-flake-core --test core --release loom`.
+//! thread. Built only with `--cfg ulid_flake_loom`, by `scripts/test.sh --only loom`.
 
 use loom::sync::Arc;
 use ulid_flake_core::UlidFlake;

@@ -48,6 +48,7 @@ impl Clock for ManualClock {
         self.now.fetch_max(unix_ms, Ordering::SeqCst);
     }
 
+    #[cfg(feature = "tokio")]
     fn wait_until_async(&self, unix_ms: i64) -> impl Future<Output = ()> + Send {
         self.wait_until(unix_ms);
         std::future::ready(())

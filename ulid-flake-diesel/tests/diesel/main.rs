@@ -8,6 +8,6 @@
 
 mod async_connections;
 mod backends;
-mod lease;
+mod lease_faults;
 mod sql_functions;
 mod support;

@@ -6,7 +6,7 @@
 //! server fails the test that needs it: these tests never skip.
 
 mod databases;
-mod lease;
+mod lease_faults;
 mod macros;
 mod sql_helpers;
 mod support;

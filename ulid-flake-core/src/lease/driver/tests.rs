@@ -2,8 +2,8 @@
 //! rules (take only when expired, renew only while valid and one's own) by the database's
 //! clock — here the same scripted clock, so each test states exactly when things happen.
 
-use std::sync::atomic::{AtomicI64, AtomicU64};
-use std::vec;
+use alloc::vec;
+use core::sync::atomic::{AtomicI64, AtomicU64};
 
 use super::*;
 use crate::Epoch;
