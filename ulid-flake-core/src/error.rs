@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::{ENCODED_LEN, MAX_TIMESTAMP};
+use crate::layout::{ENCODED_LEN, MAX_EPOCH_UNIX_MS, MAX_TIMESTAMP};
 
 /// Everything that can go wrong when parsing, converting or generating a Ulid-Flake.
 ///
@@ -237,7 +237,7 @@ impl fmt::Display for Error {
             Self::InvalidEpoch { found_unix_ms } => write!(
                 f,
                 "invalid epoch: expected 0..={} ms since 1970-01-01, found {found_unix_ms} ms",
-                crate::Epoch::MAX.unix_ms()
+                MAX_EPOCH_UNIX_MS
             ),
             Self::InvalidEntropySize { found, max } => write!(
                 f,
@@ -307,7 +307,7 @@ impl core::error::Error for Error {}
 /// quoted and escaped, with `…` when cut.
 ///
 /// ```
-/// use ulid_flake_core::Excerpt;
+/// use ulid_flake_core::error::Excerpt;
 ///
 /// assert_eq!(Excerpt::new("40").to_string(), r#""40""#);
 /// assert_eq!(Excerpt::new(&"9".repeat(100)).to_string(), format!("\"{}\"…", "9".repeat(13)));
@@ -326,7 +326,7 @@ impl Excerpt {
     /// The start of `text`.
     ///
     /// ```
-    /// assert_eq!(ulid_flake_core::Excerpt::new("web-3").as_str(), "web-3");
+    /// assert_eq!(ulid_flake_core::error::Excerpt::new("web-3").as_str(), "web-3");
     /// ```
     pub fn new(text: &str) -> Self {
         let mut len = text.len().min(Self::CAPACITY);
@@ -346,7 +346,7 @@ impl Excerpt {
     /// The text kept.
     ///
     /// ```
-    /// assert_eq!(ulid_flake_core::Excerpt::new("é").as_str(), "é");
+    /// assert_eq!(ulid_flake_core::error::Excerpt::new("é").as_str(), "é");
     /// ```
     pub fn as_str(&self) -> &str {
         // Cut on a character boundary of a `str`: valid UTF-8.

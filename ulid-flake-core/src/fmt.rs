@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use crate::{ENCODED_LEN, UlidFlake};
+use crate::layout::ENCODED_LEN;
+use crate::ulid_flake::UlidFlake;
 
 /// Crockford's Base32 alphabet: the digit for each 5-bit value.
 pub(crate) const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";

@@ -7,7 +7,10 @@ use core::marker::PhantomData;
 use core::ops::Range;
 use core::str::FromStr;
 
-use crate::{ENCODED_LEN, Epoch, Error, UlidFlake};
+use crate::epoch::Epoch;
+use crate::error::Error;
+use crate::layout::ENCODED_LEN;
+use crate::ulid_flake::UlidFlake;
 
 /// A Ulid-Flake that identifies a `T`: an `Id<User>` cannot be passed where an `Id<Post>`
 /// is expected.
@@ -71,8 +74,8 @@ use crate::{ENCODED_LEN, Epoch, Error, UlidFlake};
 ///   `T` must implement `ToSchema`, as an API's entities do (for one that does not, mark the
 ///   field `#[schema(value_type = UlidFlake)]`). In JSON Schema every ID shares one
 ///   definition, `UlidFlake`, and `T` needs nothing.
-#[cfg_attr(feature = "diesel", derive(diesel::expression::AsExpression))]
-#[cfg_attr(feature = "diesel", diesel(sql_type = diesel::sql_types::BigInt))]
+#[cfg_attr(feature = "diesel2", derive(diesel::expression::AsExpression))]
+#[cfg_attr(feature = "diesel2", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct Id<T: ?Sized> {
     pub(crate) value: UlidFlake,

@@ -155,8 +155,8 @@
 //! `DbErr::TryIntoErr`, whose message names the value and whose source is the
 //! [`Error::OutOfRange`]:
 //!
-#![cfg_attr(not(feature = "sea-orm"), doc = "```ignore")]
-#![cfg_attr(feature = "sea-orm", doc = "```")]
+#![cfg_attr(not(feature = "sea-orm2"), doc = "```ignore")]
+#![cfg_attr(feature = "sea-orm2", doc = "```")]
 //! use sea_orm::{TryFromU64, Value};
 //! use ulid_flake_core::{Id, ulid_flake};
 //!
@@ -176,7 +176,25 @@
 //!
 //! Without `std`, the value type, [`Id`], the codec, serde and schemars build on `no_std`.
 //! The `ulid-flake-sqlx` and `ulid-flake-diesel` crates turn on the database features for
-//! you.
+//! you, and pass every other feature of this crate through under the same name, so one
+//! dependency line is enough.
+//!
+//! **Versioned feature names.** This crate's version must not be tied to the majors of the
+//! crates it integrates with. So each integration with a crate before 1.0, or one whose
+//! majors come often, is named with that crate's major: `sqlx09`, `diesel2`, `sea-orm2`,
+//! `async-graphql7`, `utoipa5`, `schemars1`, `postgres-types02`, `chrono04`, `time03`,
+//! `jiff02`, `tracing01`, `rand010`. The plain name (`sqlx`, `sea-orm`, …) is an alias of
+//! the current major's feature and stays one until a breaking release of this crate. A new
+//! major of sqlx arrives as a new feature, `sqlx010`, beside `sqlx09`: an addition, not a
+//! breaking change, and an application moves when it moves its own sqlx. Inside this crate
+//! the code names the versioned feature only. Integrations with crates whose 1.x has long
+//! been stable keep one plain name: `serde`, `uuid`, `tokio`, `arbitrary`, `proptest`.
+//!
+//! One exception: **`rusqlite`** (and the SQLite drivers of the adapters) take one major at a
+//! time. They link the C library through `libsqlite3-sys`, whose manifest says
+//! `links = "sqlite3"`: Cargo allows one version of such a crate in a build, so two majors of
+//! rusqlite cannot both be features of one build, and this crate follows the major that
+//! sqlx's SQLite driver links (a new one is a breaking change of this crate).
 //!
 #![doc = document_features::document_features!()]
 #![no_std]
@@ -195,260 +213,39 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-/// A `tracing` event under `target` when the `tracing` feature is on; nothing otherwise.
-#[cfg(feature = "std")]
-macro_rules! event {
-    ($target:literal, $level:ident, $($field:tt)*) => {
-        #[cfg(feature = "tracing")]
-        tracing::$level!(target: $target, $($field)*);
-    };
-}
-#[cfg(feature = "std")]
-pub(crate) use event;
-
-mod error;
+#[doc(hidden)]
+pub mod __private;
+#[cfg(feature = "diesel2")]
+pub mod diesel2;
+mod epoch;
+pub mod error;
 mod external;
 mod fmt;
 #[cfg(feature = "std")]
 pub mod generator;
 mod id;
+mod layout;
 #[cfg(feature = "std")]
 pub mod lease;
 mod macros;
 mod parser;
 mod prefixed;
-mod timestamp;
+#[cfg(feature = "proptest")]
+pub mod proptest;
+#[cfg(feature = "rand010")]
+pub mod rand010;
+#[cfg(doctest)]
+mod readme_doctests;
+#[cfg(feature = "serde")]
+pub mod serde;
+pub mod sql;
 mod ulid_flake;
 
-pub use error::{Error, Excerpt};
-#[cfg(feature = "diesel")]
-pub use external::diesel_support::OptionalId;
+pub use epoch::Epoch;
+pub use error::Error;
 #[cfg(feature = "std")]
 pub use generator::init_from_env;
 pub use id::Id;
+pub use layout::{ENCODED_LEN, MAX_TIMESTAMP};
 pub use prefixed::{Prefix, PrefixedId};
-pub use timestamp::Epoch;
 pub use ulid_flake::UlidFlake;
-
-/// `with` modules that pin a field to one representation, whatever the format.
-///
-/// By default a [`UlidFlake`] or [`Id`] is text in human-readable formats and an integer in
-/// binary ones; these modules override that per field, each with an `option` submodule for
-/// `Option` fields.
-///
-/// They are needed in one case: inside `#[serde(flatten)]`, untagged enums and internally
-/// tagged enums, serde buffers the input and reports every format as human-readable
-/// (serde-rs/serde#2172), so a binary format's integer would be read as if it had to be text.
-/// Pin such fields with [`integer`](self::serde::integer) (or [`text`](self::serde::text))
-/// and they read back in every format.
-///
-/// ```
-/// use ulid_flake_core::{UlidFlake, ulid_flake};
-///
-/// #[derive(serde::Serialize)]
-/// struct Event {
-///     id: UlidFlake, // text in JSON
-///     #[serde(with = "ulid_flake_core::serde::integer")]
-///     sequence: UlidFlake, // an integer, even in JSON
-/// }
-///
-/// let event = Event { id: ulid_flake!("00CMXB6TAK4SA"), sequence: ulid_flake!("0000000000001") };
-/// assert_eq!(serde_json::to_string(&event)?, r#"{"id":"00CMXB6TAK4SA","sequence":1}"#);
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[cfg(feature = "serde")]
-pub mod serde {
-    pub use crate::external::serde_support::{integer, text};
-}
-
-/// proptest strategies for IDs (feature `proptest`): any valid ID, the edge values (`MIN`,
-/// `MAX`, the first and last milliseconds, randomness 0 and all ones) drawn often. `UlidFlake`
-/// and `Id<T>` also implement `proptest::arbitrary::Arbitrary` with the same strategies.
-///
-/// ```
-/// use proptest::prelude::*;
-/// use ulid_flake_core::proptest::any_ulid_flake;
-///
-/// proptest!(|(a in any_ulid_flake(), b in any_ulid_flake())| {
-///     prop_assert_eq!(a.cmp(&b), a.to_i64().cmp(&b.to_i64()));
-/// });
-/// ```
-#[cfg(feature = "proptest")]
-pub mod proptest {
-    pub use crate::external::proptest_support::{any_id, any_ulid_flake};
-}
-
-/// rand 0.10 interop (feature `rand010`): [`RandSource`](rand010::RandSource) lets any `rand`
-/// RNG supply a generator's randomness, for reproducible IDs from a seed.
-///
-/// ```
-/// use rand::SeedableRng;
-/// use rand::rngs::StdRng;
-/// use ulid_flake_core::{generator::Generator, rand010::RandSource};
-///
-/// let generator = Generator::builder()
-///     .random_source(RandSource::new(StdRng::seed_from_u64(42)))
-///     .build()?;
-/// assert!(generator.generate()?.to_i64() > 0);
-/// # Ok::<(), ulid_flake_core::Error>(())
-/// ```
-#[cfg(feature = "rand010")]
-pub mod rand010 {
-    pub use crate::external::rand010_support::RandSource;
-}
-
-/// SQL that creates helper functions in the database, so that someone reading it in `psql` or
-/// `mysql` sees the IDs the API shows: `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)`
-/// and `ulid_flake_to_timestamp(id, epoch_ms)` (UTC). They follow the codec exactly (no
-/// aliases, a first character 0-7, either case) and raise errors worded like its own.
-///
-/// The database adapters apply this SQL (`ulid-flake-sqlx` as migrations, `ulid-flake-diesel`
-/// through its connection); it is here so both share one source.
-///
-/// ```
-/// assert!(ulid_flake_core::sql::POSTGRES_FUNCTIONS.contains("FUNCTION ulid_flake_to_text"));
-/// ```
-pub mod sql {
-    /// The PostgreSQL functions; `ulid_flake_to_timestamp`'s epoch defaults to
-    /// `1704067200000`. Idempotent (`CREATE OR REPLACE`).
-    pub const POSTGRES_FUNCTIONS: &str = include_str!("../sql/postgres.sql");
-
-    /// The MySQL/MariaDB functions, in one batch of statements (compound bodies without a
-    /// `DELIMITER`: send it as a multi-statement query, not through the `mysql` shell).
-    /// Idempotent (each function is dropped first).
-    pub const MYSQL_FUNCTIONS: &str = include_str!("../sql/mysql.sql");
-}
-
-/// Re-exports for this crate's macros, so that they work in crates that do not name these
-/// dependencies. Not public API.
-#[doc(hidden)]
-pub mod __private {
-    pub use crate::macros::LiteralError;
-    #[cfg(feature = "alloc")]
-    pub use alloc::borrow::Cow;
-    #[cfg(feature = "sea-orm")]
-    pub use alloc::{string::String, vec::Vec};
-    #[cfg(feature = "diesel")]
-    pub use diesel;
-    #[cfg(feature = "schemars")]
-    pub use schemars;
-    #[cfg(feature = "sea-orm")]
-    pub use sea_orm;
-    #[cfg(feature = "serde")]
-    pub use serde;
-    #[cfg(feature = "sqlx")]
-    pub use sqlx;
-    #[cfg(feature = "utoipa")]
-    pub use utoipa;
-}
-
-/// Keeps the workspace README's quick start compiling and passing.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
-
-/// Keeps this crate's README example compiling and passing.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct CrateReadmeDoctests;
-
-/// The length of the canonical text, in characters.
-///
-/// ```
-/// assert_eq!(ulid_flake_core::UlidFlake::MAX.to_string().len(), ulid_flake_core::ENCODED_LEN);
-/// ```
-pub const ENCODED_LEN: usize = 13;
-
-/// The largest timestamp, `2^43 - 1` ms after the epoch (2302-09-27T15:10:22.207Z for the
-/// default epoch).
-///
-/// ```
-/// use ulid_flake_core::{MAX_TIMESTAMP, UlidFlake};
-/// assert_eq!(UlidFlake::MAX.ms_since_epoch(), MAX_TIMESTAMP);
-/// ```
-pub const MAX_TIMESTAMP: u64 = (1 << 43) - 1;
-
-/// The width of the low field (randomness, or randomness and scalability id), in bits.
-const RANDOMNESS_BITS: u32 = 20;
-/// The largest randomness of the stand-alone layout.
-const RANDOMNESS_MAX: u32 = (1 << RANDOMNESS_BITS) - 1;
-/// The width of the scalability id, in bits.
-const SCALABILITY_ID_BITS: u32 = 5;
-/// The largest scalability id.
-const SCALABILITY_ID_MAX: u8 = (1 << SCALABILITY_ID_BITS) - 1;
-/// The largest randomness of the scalable layout.
-const SCALABLE_RANDOMNESS_MAX: u32 = (1 << (RANDOMNESS_BITS - SCALABILITY_ID_BITS)) - 1;
-
-#[cfg(feature = "std")]
-impl UlidFlake {
-    /// A new ID from the process-wide default generator
-    /// ([`generator::default_generator`]). Unlike
-    /// [`Generator::generate`](generator::Generator::generate), it waits when the current
-    /// millisecond is exhausted: until the next one begins, which is well under a millisecond
-    /// — except after the clock moved back (within the rollback allowance), when it waits
-    /// until the clock catches up with the last ID. It fails only on a broken clock or
-    /// configuration. In `async` code, prefer `UlidFlake::generate_async` (with the `tokio` feature).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ClockMovedBackwards`] and [`Error::TimestampOutOfRange`] from the clock, and
-    /// the configuration error of a bad `ULID_FLAKE_SCALABILITY_ID`.
-    ///
-    /// ```
-    /// let a = ulid_flake_core::UlidFlake::generate()?;
-    /// let b = ulid_flake_core::UlidFlake::generate()?;
-    /// assert!(a < b);
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    pub fn generate() -> Result<Self, Error> {
-        generator::default_generator()?.generate_blocking()
-    }
-
-    /// A new ID from the process-wide default generator, without an error to handle: the
-    /// everyday constructor, as `Uuid::now_v7()` is. What it does when the clock fails (waits
-    /// for the next millisecond, carries on from the last ID after a rollback, waits for a
-    /// lease) is [`Generator::new_id`](generator::Generator::new_id)'s policy; it never issues
-    /// a duplicate. [`UlidFlake::generate`] returns the errors instead.
-    ///
-    /// # Panics
-    ///
-    /// When the environment misconfigures the default generator (a bad
-    /// `ULID_FLAKE_SCALABILITY_ID`, with the message of [`init_from_env`]: call that at
-    /// start-up to meet it as an error), and in the cases of
-    /// [`Generator::new_id`](generator::Generator::new_id).
-    ///
-    /// ```
-    /// let (a, b) = (ulid_flake_core::UlidFlake::new(), ulid_flake_core::UlidFlake::new());
-    /// assert!(a < b);
-    /// ```
-    #[allow(
-        clippy::new_without_default,
-        reason = "Default is MIN, a constant; new() makes IDs"
-    )]
-    pub fn new() -> Self {
-        match generator::default_generator() {
-            Ok(generator) => generator.new_id(),
-            Err(error) => panic!("ulid-flake: no ID can be issued: {error}"),
-        }
-    }
-
-    /// A new ID from the process-wide default generator, waiting on the tokio timer instead
-    /// of blocking the thread; see [`UlidFlake::generate`].
-    ///
-    /// # Errors
-    ///
-    /// As [`UlidFlake::generate`].
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
-    /// let id = ulid_flake_core::UlidFlake::generate_async().await?;
-    /// # assert!(id > ulid_flake_core::UlidFlake::MIN);
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg(feature = "tokio")]
-    pub async fn generate_async() -> Result<Self, Error> {
-        generator::default_generator()?.generate_async().await
-    }
-}

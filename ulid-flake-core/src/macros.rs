@@ -233,8 +233,8 @@ impl LiteralError {
     const LITERAL_MAX: usize = 100;
 
     /// The message for `literal` (as written, quotes included) failing with `error`.
-    pub const fn new(literal: &str, error: crate::Error) -> Self {
-        use crate::Error;
+    pub const fn new(literal: &str, error: crate::error::Error) -> Self {
+        use crate::error::Error;
 
         let mut message = Self {
             buf: [0; Self::CAPACITY],
@@ -257,7 +257,7 @@ impl LiteralError {
         match error {
             Error::InvalidLength { found } => {
                 message.push_str("invalid length: expected ");
-                message.push_u128(crate::ENCODED_LEN as u128);
+                message.push_u128(crate::layout::ENCODED_LEN as u128);
                 message.push_str(" ASCII characters, found ");
                 message.push_u128(found as u128);
                 message.push_str(" bytes");
@@ -367,7 +367,8 @@ mod tests {
     use alloc::string::String;
 
     use super::LiteralError;
-    use crate::{Error, UlidFlake};
+    use crate::error::Error;
+    use crate::ulid_flake::UlidFlake;
 
     /// The message of `literal`, which must be invalid.
     fn message(literal: &str) -> String {
@@ -441,3 +442,14 @@ mod tests {
         );
     }
 }
+
+/// A `tracing` event under `target` when the `tracing` feature is on; nothing otherwise.
+#[cfg(feature = "std")]
+macro_rules! event {
+    ($target:literal, $level:ident, $($field:tt)*) => {
+        #[cfg(feature = "tracing01")]
+        tracing::$level!(target: $target, $($field)*);
+    };
+}
+#[cfg(feature = "std")]
+pub(crate) use event;

@@ -2,7 +2,10 @@
 
 use core::str::FromStr;
 
-use crate::{ENCODED_LEN, Error, UlidFlake, fmt::ALPHABET};
+use crate::error::Error;
+use crate::fmt::ALPHABET;
+use crate::layout::ENCODED_LEN;
+use crate::ulid_flake::UlidFlake;
 
 /// Marks a byte that is no Base32 digit in [`DIGIT_VALUES`].
 const NOT_A_DIGIT: u8 = 0xFF;

@@ -5,7 +5,10 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::str::FromStr;
 
-use crate::{ENCODED_LEN, Error, Id, UlidFlake};
+use crate::error::Error;
+use crate::id::Id;
+use crate::layout::ENCODED_LEN;
+use crate::ulid_flake::UlidFlake;
 
 /// An entity whose IDs carry a prefix in their text: `impl Prefix for User` with
 /// `PREFIX = "user"` makes a [`PrefixedId<User>`] read `user_00CMXB6TAK4SA`.
@@ -106,8 +109,8 @@ const fn is_valid_prefix(prefix: &str) -> bool {
 ///   `PrefixedId_User`: a string of exactly the prefixed length, with the pattern
 ///   `^user_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$` and an example; with `schemars`, a
 ///   definition per prefix (`PrefixedId_user`).
-#[cfg_attr(feature = "diesel", derive(diesel::expression::AsExpression))]
-#[cfg_attr(feature = "diesel", diesel(sql_type = diesel::sql_types::BigInt))]
+#[cfg_attr(feature = "diesel2", derive(diesel::expression::AsExpression))]
+#[cfg_attr(feature = "diesel2", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct PrefixedId<T: Prefix + ?Sized> {
     pub(crate) id: Id<T>,
@@ -383,39 +386,5 @@ impl<T: Prefix + ?Sized> From<PrefixedId<T>> for alloc::string::String {
     fn from(id: PrefixedId<T>) -> Self {
         let mut buf = [0; MAX_TEXT_LEN];
         id.encode(&mut buf).into()
-    }
-}
-
-/// What the schemas of a prefixed ID say: [`schema_text`](crate::external) with the prefix.
-#[cfg(any(feature = "utoipa", feature = "schemars"))]
-pub(crate) mod schema {
-    use alloc::format;
-    use alloc::string::String;
-
-    use crate::ENCODED_LEN;
-    use crate::external::schema_text::{EXAMPLE, PATTERN};
-
-    /// The length of every text: the prefix, `_` and the 13 characters.
-    pub(crate) fn length(prefix: &str) -> usize {
-        prefix.len() + 1 + ENCODED_LEN
-    }
-
-    /// The unprefixed pattern with the prefix after its `^`.
-    pub(crate) fn pattern(prefix: &str) -> String {
-        format!("^{prefix}_{}", &PATTERN[1..])
-    }
-
-    /// The description.
-    pub(crate) fn description(prefix: &str) -> String {
-        format!(
-            "A Ulid-Flake with the prefix `{prefix}_`: `{prefix}_` then a time-sortable \
-             64-bit ID as 13 Crockford Base32 characters (either case accepted). The prefix \
-             is required."
-        )
-    }
-
-    /// The example: the unprefixed one, prefixed.
-    pub(crate) fn example(prefix: &str) -> String {
-        format!("{prefix}_{EXAMPLE}")
     }
 }

@@ -1,14 +1,15 @@
 //! The value type.
 
-use crate::{
-    Epoch, Error, MAX_TIMESTAMP, RANDOMNESS_BITS, RANDOMNESS_MAX, SCALABILITY_ID_BITS,
-    SCALABILITY_ID_MAX, SCALABLE_RANDOMNESS_MAX,
+use crate::error::Error;
+use crate::layout::{
+    MAX_TIMESTAMP, RANDOMNESS_BITS, RANDOMNESS_MAX, SCALABILITY_ID_BITS, SCALABILITY_ID_MAX,
+    SCALABLE_RANDOMNESS_MAX,
 };
 
 /// A Ulid-Flake: a 64-bit, time-sortable identifier.
 ///
 /// The value is a `u64` whose top bit is always 0, so it is also a non-negative `i64` and
-/// fits an SQL `BIGINT` unchanged. Bits 62..20 hold the milliseconds since the [`Epoch`],
+/// fits an SQL `BIGINT` unchanged. Bits 62..20 hold the milliseconds since the [`Epoch`](crate::Epoch),
 /// bits 19..0 the randomness — or, in the scalable layout, 15 bits of randomness above a
 /// 5-bit scalability id. Integer order, time order and the order of the canonical text are
 /// the same.
@@ -31,8 +32,8 @@ use crate::{
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "diesel", derive(diesel::expression::AsExpression))]
-#[cfg_attr(feature = "diesel", diesel(sql_type = diesel::sql_types::BigInt))]
+#[cfg_attr(feature = "diesel2", derive(diesel::expression::AsExpression))]
+#[cfg_attr(feature = "diesel2", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct UlidFlake(u64);
 
@@ -174,7 +175,7 @@ impl UlidFlake {
     }
 
     /// The integer value, borrowed.
-    #[cfg(feature = "diesel")]
+    #[cfg(feature = "diesel2")]
     pub(crate) const fn as_u64_ref(&self) -> &u64 {
         &self.0
     }
@@ -218,7 +219,7 @@ impl UlidFlake {
         Self::from_u64(u64::from_be_bytes(bytes))
     }
 
-    /// Milliseconds since the [`Epoch`] the ID was made with (bits 62..20, the same in both
+    /// Milliseconds since the [`Epoch`](crate::Epoch) the ID was made with (bits 62..20, the same in both
     /// layouts) — not since 1970: for Unix milliseconds use [`UlidFlake::unix_ms`].
     ///
     /// ```
@@ -258,37 +259,6 @@ impl UlidFlake {
     /// ```
     pub const fn scalability_id(self) -> u8 {
         (self.0 & SCALABILITY_ID_MAX as u64) as u8
-    }
-
-    /// The moment of the ID in milliseconds since the Unix epoch, given the epoch it was made
-    /// with.
-    ///
-    /// ```
-    /// use ulid_flake_core::{Epoch, UlidFlake};
-    ///
-    /// let id = UlidFlake::from_parts(5, 0)?;
-    /// assert_eq!(id.unix_ms(Epoch::DEFAULT), 1_704_067_200_005);
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    pub const fn unix_ms(self, epoch: Epoch) -> u64 {
-        // Cannot overflow: the epoch is at most 2^48 - 2^43 and the timestamp below 2^43.
-        epoch.unix_ms() + self.ms_since_epoch()
-    }
-
-    /// The moment of the ID as a [`SystemTime`](std::time::SystemTime), given the epoch it
-    /// was made with: [`UlidFlake::unix_ms`] after `UNIX_EPOCH`.
-    ///
-    /// ```
-    /// use std::time::{Duration, UNIX_EPOCH};
-    /// use ulid_flake_core::{Epoch, UlidFlake};
-    ///
-    /// let id = UlidFlake::from_parts(5, 0)?;
-    /// assert_eq!(id.system_time(Epoch::DEFAULT), UNIX_EPOCH + Duration::from_millis(1_704_067_200_005));
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    #[cfg(feature = "std")]
-    pub fn system_time(self, epoch: Epoch) -> std::time::SystemTime {
-        std::time::UNIX_EPOCH + core::time::Duration::from_millis(self.unix_ms(epoch))
     }
 }
 

@@ -200,6 +200,9 @@
 
 pub use ulid_flake_core::*;
 
+/// The core's Diesel-only type, at this crate's root where Diesel users look for it.
+pub use ulid_flake_core::diesel2::OptionalId;
+
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 mod lease_store;
 #[cfg(feature = "mysql")]

@@ -247,8 +247,8 @@
 //! crate ships migrations that create three functions (PostgreSQL and MySQL/MariaDB):
 //! `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)` and
 //! `ulid_flake_to_timestamp(id, epoch_ms)` (UTC; the default epoch is `1704067200000`, and
-//! PostgreSQL makes it the default argument). Apply them with `POSTGRES_FUNCTIONS` (feature `postgres`) or
-//! `MYSQL_FUNCTIONS` (feature `mysql`), or copy the files from this crate's `migrations/` directory into your
+//! PostgreSQL makes it the default argument). Apply them with `POSTGRES_MIGRATOR` (feature `postgres`) or
+//! `MYSQL_MIGRATOR` (feature `mysql`), or copy the files from this crate's `migrations/` directory into your
 //! own migrations.
 //!
 //! ```sql
@@ -301,7 +301,7 @@ pub use lease_store::lease_mysql;
 pub use lease_store::lease_postgres;
 
 /// Migrations that create the SQL helper functions on PostgreSQL (version
-/// `20240101000000`).
+/// `20240101000000`): [`sql::POSTGRES_FUNCTIONS`] as a sqlx migrator.
 ///
 /// Run them on their own, or beside your own migrator; sqlx refuses a database with
 /// migrations it does not know, so set `set_ignore_missing(true)` on the migrator that runs
@@ -309,21 +309,21 @@ pub use lease_store::lease_postgres;
 ///
 /// ```no_run
 /// # async fn example(pool: sqlx::PgPool) -> Result<(), sqlx::migrate::MigrateError> {
-/// ulid_flake_sqlx::POSTGRES_FUNCTIONS.run(&pool).await?;
+/// ulid_flake_sqlx::POSTGRES_MIGRATOR.run(&pool).await?;
 /// # Ok(())
 /// # }
 /// ```
 #[cfg(feature = "postgres")]
-pub static POSTGRES_FUNCTIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+pub static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
 /// Migrations that create the SQL helper functions on MySQL and MariaDB (version
-/// `20240101000000`); see [`POSTGRES_FUNCTIONS`] for how to combine them with your own.
+/// `20240101000000`); see [`POSTGRES_MIGRATOR`] for how to combine them with your own.
 ///
 /// ```no_run
 /// # async fn example(pool: sqlx::MySqlPool) -> Result<(), sqlx::migrate::MigrateError> {
-/// ulid_flake_sqlx::MYSQL_FUNCTIONS.run(&pool).await?;
+/// ulid_flake_sqlx::MYSQL_MIGRATOR.run(&pool).await?;
 /// # Ok(())
 /// # }
 /// ```
 #[cfg(feature = "mysql")]
-pub static MYSQL_FUNCTIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/mysql");
+pub static MYSQL_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/mysql");

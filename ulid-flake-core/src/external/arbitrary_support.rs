@@ -3,7 +3,8 @@
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 use super::edges;
-use crate::{Id, UlidFlake};
+use crate::id::Id;
+use crate::ulid_flake::UlidFlake;
 
 /// Always a valid ID (`0..=i64::MAX`); fuzz input is spent on edges first: a selector byte
 /// picks one of the edge values (`MIN`, `1`, `MAX`, `MAX - 1`, both ends of the first and last

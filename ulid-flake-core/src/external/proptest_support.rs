@@ -6,7 +6,9 @@ use proptest::sample::select;
 use proptest::strategy::BoxedStrategy;
 
 use super::edges;
-use crate::{Id, MAX_TIMESTAMP, UlidFlake};
+use crate::id::Id;
+use crate::layout::MAX_TIMESTAMP;
+use crate::ulid_flake::UlidFlake;
 
 /// Any valid [`UlidFlake`] (`0..=i64::MAX`), the edge values drawn often: one draw in eight
 /// is one of `MIN`, `1`, `MAX`, `MAX - 1` or an end of the first or last millisecond; one in

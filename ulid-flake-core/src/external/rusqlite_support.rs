@@ -41,6 +41,6 @@ macro_rules! impl_rusqlite {
     };
 }
 
-impl_rusqlite!([] crate::UlidFlake);
-impl_rusqlite!([T: ?Sized,] crate::Id<T>);
-impl_rusqlite!([T: crate::Prefix + ?Sized,] crate::PrefixedId<T>);
+impl_rusqlite!([] crate::ulid_flake::UlidFlake);
+impl_rusqlite!([T: ?Sized,] crate::id::Id<T>);
+impl_rusqlite!([T: crate::prefixed::Prefix + ?Sized,] crate::prefixed::PrefixedId<T>);

@@ -6,7 +6,11 @@ use core::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, Unexpected, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::{ENCODED_LEN, Error, Id, Prefix, PrefixedId, UlidFlake};
+use crate::error::Error;
+use crate::id::Id;
+use crate::layout::ENCODED_LEN;
+use crate::prefixed::{Prefix, PrefixedId};
+use crate::ulid_flake::UlidFlake;
 
 impl Serialize for UlidFlake {
     /// The canonical text in human-readable formats (JSON, TOML, query strings), the `u64`
@@ -192,7 +196,7 @@ macro_rules! with_module {
         pub mod $name {
             use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-            use crate::UlidFlake;
+            use crate::ulid_flake::UlidFlake;
             use crate::external::serde_support::$wrapper;
 
             /// Serializes a [`UlidFlake`] or an [`Id`](crate::Id).

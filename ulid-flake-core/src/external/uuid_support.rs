@@ -2,7 +2,11 @@
 
 use uuid::Uuid;
 
-use crate::{Epoch, Error, Id, RANDOMNESS_BITS, UlidFlake};
+use crate::epoch::Epoch;
+use crate::error::Error;
+use crate::id::Id;
+use crate::layout::RANDOMNESS_BITS;
+use crate::ulid_flake::UlidFlake;
 
 /// Bits 79..76 of a UUID: the version.
 const VERSION_7: u128 = 0x7 << 76;

@@ -3,8 +3,9 @@
 use alloc::boxed::Box;
 use std::sync::OnceLock;
 
-use super::Generator;
-use crate::{Error, Excerpt};
+use super::state::Generator;
+use crate::error::{Error, Excerpt};
+use crate::ulid_flake::UlidFlake;
 
 /// The environment variable that selects the scalable layout, with its scalability id, for
 /// the default generator: `ULID_FLAKE_SCALABILITY_ID=3`.
@@ -93,7 +94,7 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
         return Err(invalid);
     }
     match digits.parse::<u8>() {
-        Ok(id) if id <= crate::SCALABILITY_ID_MAX => Ok(Some(id)),
+        Ok(id) if id <= crate::layout::SCALABILITY_ID_MAX => Ok(Some(id)),
         _ => Err(invalid),
     }
 }
@@ -119,4 +120,78 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
 /// ```
 pub fn init_from_env() -> Result<(), Error> {
     default_generator().map(drop)
+}
+
+/// The process-wide generator's entry points on the value type itself.
+impl UlidFlake {
+    /// A new ID from the process-wide default generator
+    /// ([`default_generator`]). Unlike
+    /// [`Generator::generate`], it waits when the current
+    /// millisecond is exhausted: until the next one begins, which is well under a millisecond
+    /// — except after the clock moved back (within the rollback allowance), when it waits
+    /// until the clock catches up with the last ID. It fails only on a broken clock or
+    /// configuration. In `async` code, prefer `UlidFlake::generate_async` (with the `tokio` feature).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ClockMovedBackwards`] and [`Error::TimestampOutOfRange`] from the clock, and
+    /// the configuration error of a bad `ULID_FLAKE_SCALABILITY_ID`.
+    ///
+    /// ```
+    /// let a = ulid_flake_core::UlidFlake::generate()?;
+    /// let b = ulid_flake_core::UlidFlake::generate()?;
+    /// assert!(a < b);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn generate() -> Result<Self, Error> {
+        default_generator()?.generate_blocking()
+    }
+
+    /// A new ID from the process-wide default generator, without an error to handle: the
+    /// everyday constructor, as `Uuid::now_v7()` is. What it does when the clock fails (waits
+    /// for the next millisecond, carries on from the last ID after a rollback, waits for a
+    /// lease) is [`Generator::new_id`]'s policy; it never issues
+    /// a duplicate. [`UlidFlake::generate`] returns the errors instead.
+    ///
+    /// # Panics
+    ///
+    /// When the environment misconfigures the default generator (a bad
+    /// `ULID_FLAKE_SCALABILITY_ID`, with the message of [`init_from_env`]: call that at
+    /// start-up to meet it as an error), and in the cases of
+    /// [`Generator::new_id`].
+    ///
+    /// ```
+    /// let (a, b) = (ulid_flake_core::UlidFlake::new(), ulid_flake_core::UlidFlake::new());
+    /// assert!(a < b);
+    /// ```
+    #[allow(
+        clippy::new_without_default,
+        reason = "Default is MIN, a constant; new() makes IDs"
+    )]
+    pub fn new() -> Self {
+        match default_generator() {
+            Ok(generator) => generator.new_id(),
+            Err(error) => panic!("ulid-flake: no ID can be issued: {error}"),
+        }
+    }
+
+    /// A new ID from the process-wide default generator, waiting on the tokio timer instead
+    /// of blocking the thread; see [`UlidFlake::generate`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::generate`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// let id = ulid_flake_core::UlidFlake::generate_async().await?;
+    /// # assert!(id > ulid_flake_core::UlidFlake::MIN);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn generate_async() -> Result<Self, Error> {
+        default_generator()?.generate_async().await
+    }
 }

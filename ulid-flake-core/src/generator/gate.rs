@@ -7,7 +7,7 @@
 //! has a deadline past every valid timestamp; a leased one starts, and ends, with a deadline
 //! of 0, which no timestamp is below.
 
-use crate::{MAX_TIMESTAMP, SCALABILITY_ID_BITS, SCALABILITY_ID_MAX};
+use crate::layout::{MAX_TIMESTAMP, SCALABILITY_ID_BITS, SCALABILITY_ID_MAX};
 
 /// The deadline of a generator that is not leased: after its last millisecond.
 pub(super) const UNLEASED: u64 = MAX_TIMESTAMP + 1;

@@ -1,6 +1,7 @@
 //! A replica's scalability id from its Kubernetes `StatefulSet` ordinal.
 
-use crate::{Error, SCALABILITY_ID_MAX};
+use crate::error::Error;
+use crate::layout::SCALABILITY_ID_MAX;
 
 /// The environment variable that holds a Kubernetes pod's name, read by
 /// [`scalability_id_from_statefulset`].

@@ -6,7 +6,8 @@ use core::sync::atomic::{AtomicI64, Ordering};
 use core::time::Duration;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::{Clock, SystemClock, fork};
+use super::clock::{Clock, SystemClock};
+use super::fork;
 
 /// A clock that reads the current Unix millisecond from memory: a background thread wakes
 /// at each millisecond boundary of the system clock and publishes it in an atomic word, so

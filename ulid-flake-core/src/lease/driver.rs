@@ -95,8 +95,8 @@ impl<C: LeaseClock> Shared<C> {
             };
         }
         let record = self.record();
-        let (deadline, _) = self.generator.gate();
-        let now = self.generator.timestamp_now().unwrap_or(u64::MAX);
+        let (deadline, _) = self.generator.lease_gate().state();
+        let now = self.generator.lease_gate().now().unwrap_or(u64::MAX);
         let state = match record.state {
             // The deadline passed while the thread waits on the database: the generator has
             // stopped already, whatever the thread last wrote.
@@ -118,7 +118,7 @@ impl<C: LeaseClock> Shared<C> {
     }
 
     pub(crate) fn stop(&self) {
-        self.generator.close_gate();
+        self.generator.lease_gate().close();
         self.stopping.store(true, Ordering::Release);
         if self.forked() {
             // No lease thread here to wake.
@@ -248,13 +248,16 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     }
 
     fn shutdown(&mut self) {
-        self.shared.generator.close_gate();
+        self.shared.generator.lease_gate().close();
         let mut release_error = None;
         if let Some(held) = self.held.take() {
             // The margin, plus however far the generator stamped IDs ahead of its clock
             // (`new_id` after a rollback): the next holder starts after both.
             let generator = &self.shared.generator;
-            let ahead_ms = match (generator.last_ms(), generator.timestamp_now()) {
+            let ahead_ms = match (
+                generator.lease_gate().last_ms(),
+                generator.lease_gate().now(),
+            ) {
                 (Some(last), Ok(now)) => last.saturating_sub(now),
                 _ => 0,
             };
@@ -284,7 +287,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let mut record = self.shared.record();
         record.state = Some(LeaseState::Released);
         record.release_error = release_error;
-        crate::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, "scalability-id lease released");
+        crate::macros::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, "scalability-id lease released");
     }
 
     /// One round: renew the lease held, or try to acquire one. Returns how it ended and how
@@ -324,7 +327,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                 (Outcome::Lost, Duration::ZERO)
             }
             Err(error) => {
-                crate::event!("ulid_flake::lease", warn, namespace = %self.shared.namespace, scalability_id = held.scalability_id, %error, "scalability-id lease renewal failed");
+                crate::macros::event!("ulid_flake::lease", warn, namespace = %self.shared.namespace, scalability_id = held.scalability_id, %error, "scalability-id lease renewal failed");
                 self.fail(error, Some(LeaseState::Confirming));
                 let left = held.deadline.saturating_sub(self.monotonic());
                 (Outcome::Held, self.backoff().min(left))
@@ -402,7 +405,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         // The wall clock first, then the monotonic one: a pause between the two reads then
         // shortens what is left, never lengthens it.
         // A clock outside the epoch's range can stamp no ID: stay closed.
-        let Ok(timestamp) = generator.timestamp_now() else {
+        let Ok(timestamp) = generator.lease_gate().now() else {
             return false;
         };
         let now = self.monotonic();
@@ -418,9 +421,9 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         if moved {
             // IDs under this id start from a reading taken now, not from a millisecond
             // stamped before the id was this lease's.
-            generator.leave_current_millisecond();
+            generator.lease_gate().leave_current_millisecond();
         }
-        generator.open_gate(scalability_id, gate_deadline);
+        generator.lease_gate().open(scalability_id, gate_deadline);
         self.held = Some(Held {
             scalability_id,
             deadline,
@@ -443,18 +446,18 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         );
         record.acquisitions += 1;
         record.last_error = None;
-        crate::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, scalability_id, acquisitions = record.acquisitions, "scalability-id lease acquired");
+        crate::macros::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, scalability_id, acquisitions = record.acquisitions, "scalability-id lease acquired");
     }
 
     fn lose(&mut self, held: Held, reason: &str) {
-        self.shared.generator.close_gate();
+        self.shared.generator.lease_gate().close();
         self.held = None;
         self.previous = Some(held.scalability_id);
         let mut record = self.shared.record();
         record.state = Some(LeaseState::Lost);
         record.losses += 1;
         record.last_error = Some(reason.into());
-        crate::event!("ulid_flake::lease", error, namespace = %self.shared.namespace, scalability_id = held.scalability_id, reason, "scalability-id lease lost: no IDs until it is acquired again");
+        crate::macros::event!("ulid_flake::lease", error, namespace = %self.shared.namespace, scalability_id = held.scalability_id, reason, "scalability-id lease lost: no IDs until it is acquired again");
     }
 
     fn fail(&mut self, error: S::Error, state: Option<LeaseState>) {

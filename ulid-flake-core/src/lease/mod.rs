@@ -115,8 +115,11 @@ use std::time::SystemTime;
 
 pub use clock::LeaseClock;
 
+use crate::error::Error;
 use crate::generator::{Generator, GeneratorBuilder, SystemClock, set_default_generator_ref};
-use crate::{Error, SCALABILITY_ID_MAX};
+use crate::layout::SCALABILITY_ID_MAX;
+
+pub use crate::generator::waiting::NEW_ID_LEASE_WAIT;
 use driver::{Driver, Shared};
 
 /// The namespace of the leases of an application that does not choose one.

@@ -136,7 +136,7 @@ fn check<M>(api: &Api<M>) {
     assert_eq!(range("2024-01-01T00:00:01Z", "2024-01-01T00:00:01Z"), None);
 }
 
-#[cfg(feature = "chrono")]
+#[cfg(feature = "chrono04")]
 mod chrono {
     use ::chrono::{DateTime, SecondsFormat, Utc};
     use ulid_flake_core::{Epoch, Id, UlidFlake};
@@ -206,7 +206,7 @@ mod chrono {
     }
 }
 
-#[cfg(feature = "time")]
+#[cfg(feature = "time03")]
 mod time {
     use ::time::OffsetDateTime;
     use ::time::format_description::well_known::Rfc3339;
@@ -285,7 +285,7 @@ mod time {
     }
 }
 
-#[cfg(feature = "jiff")]
+#[cfg(feature = "jiff02")]
 mod jiff {
     use ::jiff::{Timestamp, ToSpan};
     use ulid_flake_core::{Epoch, Error, Id, UlidFlake};

@@ -101,7 +101,7 @@ fn bad_value(value: &str) -> Error {
     Error::InvalidEnvironmentValue {
         name: "ULID_FLAKE_SCALABILITY_ID",
         expected: "a scalability id, an integer 0..=31",
-        found: ulid_flake_core::Excerpt::new(value),
+        found: ulid_flake_core::error::Excerpt::new(value),
     }
 }
 

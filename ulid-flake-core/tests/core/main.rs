@@ -24,7 +24,7 @@ suite! {
     mod batch;
     mod clock_faults;
     mod concurrency;
-    #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
+    #[cfg(any(feature = "chrono04", feature = "time03", feature = "jiff02"))]
     mod date_time;
     mod default_generator;
     mod error;
@@ -33,7 +33,7 @@ suite! {
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     mod fuzzing;
     mod generator;
-    #[cfg(feature = "async-graphql")]
+    #[cfg(feature = "async-graphql7")]
     mod graphql;
     mod headroom;
     mod id;
@@ -45,13 +45,13 @@ suite! {
     #[cfg(feature = "rand010")]
     mod rand;
     mod schema;
-    #[cfg(feature = "sea-orm")]
+    #[cfg(feature = "sea-orm2")]
     mod sea_orm;
     mod serde;
     mod statefulset;
     mod ticker;
     mod timestamp;
-    #[cfg(feature = "tracing")]
+    #[cfg(feature = "tracing01")]
     mod tracing;
     mod ulid_flake;
     mod uuid;

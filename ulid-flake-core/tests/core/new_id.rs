@@ -3,7 +3,8 @@
 //! a duplicate.
 
 use ulid_flake_core::Error;
-use ulid_flake_core::generator::{Generator, NEW_ID_LEASE_WAIT, ThreadRandom};
+use ulid_flake_core::generator::{Generator, ThreadRandom};
+use ulid_flake_core::lease::NEW_ID_LEASE_WAIT;
 use ulid_flake_core::lease::{LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease};
 
 use crate::support::{ManualClock, ScriptedRandom, at};

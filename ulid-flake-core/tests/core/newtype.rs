@@ -125,7 +125,7 @@ fn binary_formats_carry_the_integer_as_ulid_flake_does() {
     assert_eq!(ciborium::from_reader::<UserId, _>(&cbor[..]).unwrap(), ADA);
 }
 
-#[cfg(feature = "utoipa")]
+#[cfg(feature = "utoipa5")]
 #[test]
 fn utoipa_schema_is_ulid_flakes() {
     use utoipa::{PartialSchema, ToSchema};
@@ -148,7 +148,7 @@ fn utoipa_schema_is_ulid_flakes() {
     );
 }
 
-#[cfg(feature = "schemars")]
+#[cfg(feature = "schemars1")]
 #[test]
 fn json_schema_shares_ulid_flakes_definition() {
     #[derive(schemars::JsonSchema)]
@@ -167,7 +167,7 @@ fn json_schema_shares_ulid_flakes_definition() {
 
 // The database traits are exercised on real databases in the adapters' tests; here, that
 // they follow the core's features.
-#[cfg(feature = "sqlx-postgres")]
+#[cfg(feature = "sqlx09-postgres")]
 #[test]
 fn sqlx_encodes_and_decodes_it_on_postgres() {
     fn assert_sqlx<T>()
@@ -180,7 +180,7 @@ fn sqlx_encodes_and_decodes_it_on_postgres() {
     assert_sqlx::<UserId>();
 }
 
-#[cfg(feature = "sqlx-postgres")]
+#[cfg(feature = "sqlx09-postgres")]
 #[test]
 fn postgres_arrays_of_it_are_sqlx_types() {
     fn assert_array<T: sqlx::postgres::PgHasArrayType>() {}

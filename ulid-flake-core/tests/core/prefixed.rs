@@ -287,7 +287,7 @@ mod serde_text {
 }
 
 // utoipa's macros qualify the types they are given, which `unused_qualifications` reports.
-#[cfg(feature = "utoipa")]
+#[cfg(feature = "utoipa5")]
 #[allow(unused_qualifications)]
 mod utoipa_schema {
     use serde_json::json;
@@ -352,7 +352,7 @@ mod utoipa_schema {
     }
 }
 
-#[cfg(feature = "schemars")]
+#[cfg(feature = "schemars1")]
 #[test]
 fn the_json_schema_is_the_prefixed_string() {
     let schema = serde_json::to_value(schemars::schema_for!(PrefixedId<User>)).unwrap();
@@ -368,7 +368,7 @@ fn the_json_schema_is_the_prefixed_string() {
 }
 
 /// The storage impls are `Id<T>`'s: the same `BIGINT` on every database.
-#[cfg(feature = "sqlx")]
+#[cfg(feature = "sqlx09")]
 #[test]
 fn sqlx_stores_it_as_a_bigint() {
     use sqlx::{Database, Decode, Encode, Type};
@@ -389,7 +389,7 @@ fn sqlx_stores_it_as_a_bigint() {
     }
 }
 
-#[cfg(feature = "diesel")]
+#[cfg(feature = "diesel2")]
 #[test]
 fn diesel_stores_it_as_a_bigint() {
     use diesel::backend::Backend;

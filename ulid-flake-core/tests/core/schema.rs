@@ -3,7 +3,7 @@
 //! alike, with no attribute on the fields.
 
 /// The schema every ID field ends up at, in both crates' output.
-#[cfg(any(feature = "utoipa", feature = "schemars"))]
+#[cfg(any(feature = "utoipa5", feature = "schemars1"))]
 fn id_schema() -> serde_json::Value {
     serde_json::json!({
         "type": "string",
@@ -18,7 +18,7 @@ fn id_schema() -> serde_json::Value {
 
 // utoipa's `path` and `OpenApi` macros qualify the types they are given, which this
 // workspace's `unused_qualifications` lint reports on the test's own code.
-#[cfg(feature = "utoipa")]
+#[cfg(feature = "utoipa5")]
 #[allow(unused_qualifications)]
 mod utoipa_schema {
     use serde_json::json;
@@ -121,7 +121,7 @@ mod utoipa_schema {
     }
 }
 
-#[cfg(feature = "schemars")]
+#[cfg(feature = "schemars1")]
 mod json_schema {
     use serde_json::json;
     use ulid_flake_core::{Id, UlidFlake};

@@ -190,7 +190,7 @@ sql_helper_tests!(
     postgres_functions,
     sqlx::Postgres,
     crate::support::postgres,
-    ulid_flake_sqlx::POSTGRES_FUNCTIONS,
+    ulid_flake_sqlx::POSTGRES_MIGRATOR,
     to_text: "SELECT ulid_flake_to_text($1)",
     from_text: "SELECT ulid_flake_from_text($1)",
     to_utc: r#"SELECT to_char(ulid_flake_to_timestamp($1, $2) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#
@@ -200,7 +200,7 @@ sql_helper_tests!(
     mysql_functions,
     sqlx::MySql,
     crate::support::mysql,
-    ulid_flake_sqlx::MYSQL_FUNCTIONS,
+    ulid_flake_sqlx::MYSQL_MIGRATOR,
     to_text: "SELECT ulid_flake_to_text(?)",
     from_text: "SELECT ulid_flake_from_text(?)",
     to_utc: "SELECT DATE_FORMAT(ulid_flake_to_timestamp(?, ?), '%Y-%m-%dT%H:%i:%s.%fZ')"
@@ -212,10 +212,7 @@ async fn postgres_timestamps_default_to_the_default_epoch() {
     let pool = crate::support::postgres().await;
     {
         let _migrating = MIGRATING.lock().await;
-        ulid_flake_sqlx::POSTGRES_FUNCTIONS
-            .run(&pool)
-            .await
-            .unwrap();
+        ulid_flake_sqlx::POSTGRES_MIGRATOR.run(&pool).await.unwrap();
     }
     let same: bool = sqlx::query_scalar(
         "SELECT ulid_flake_to_timestamp($1) = ulid_flake_to_timestamp($1, 1704067200000)",

@@ -6,7 +6,7 @@ use alloc::vec;
 use core::sync::atomic::{AtomicI64, AtomicU64};
 
 use super::*;
-use crate::Epoch;
+use crate::epoch::Epoch;
 use crate::generator::Clock;
 
 /// The moment the tests start: 1,000 s after the default epoch.
@@ -218,7 +218,9 @@ fn ms_at(elapsed: Duration) -> u64 {
     (START_UNIX_MS - Epoch::DEFAULT.unix_ms() as i64) as u64 + elapsed.as_millis() as u64
 }
 
-fn generate(driver: &Driver<Table, ScriptedClock>) -> Result<crate::UlidFlake, crate::Error> {
+fn generate(
+    driver: &Driver<Table, ScriptedClock>,
+) -> Result<crate::ulid_flake::UlidFlake, crate::error::Error> {
     driver.shared.generator.generate()
 }
 
@@ -229,7 +231,7 @@ fn acquiring_opens_the_gate_until_the_send_time_plus_the_usable_validity() {
     let mut driver = driver(&clock, &table, 5..=5);
     assert_eq!(
         generate(&driver),
-        Err(crate::Error::LeaseNotValid {
+        Err(crate::error::Error::LeaseNotValid {
             scalability_id: 5,
             valid_until_unix_ms: None
         })
@@ -243,7 +245,7 @@ fn acquiring_opens_the_gate_until_the_send_time_plus_the_usable_validity() {
 
     // Sent at 0: usable until 1,798 ms, whatever the answer's 100 ms of travel.
     assert_eq!(
-        driver.shared.generator.gate(),
+        driver.shared.generator.lease_gate().state(),
         (ms_at(Duration::from_millis(1_798)), 5)
     );
     assert_eq!(table.row(5).expires_at_us, START_UNIX_MS * 1000 + 2_030_000);
@@ -274,7 +276,7 @@ fn a_renewal_extends_the_deadline_from_its_send_time_not_its_answer() {
     assert_eq!(driver.step(), (Outcome::Held, Duration::from_millis(400)));
 
     assert_eq!(
-        driver.shared.generator.gate().0,
+        driver.shared.generator.lease_gate().state().0,
         ms_at(Duration::from_millis(400 + 1_798))
     );
 }
@@ -302,7 +304,7 @@ fn failed_renewals_keep_issuing_until_the_deadline_then_fail_closed() {
 
     assert_eq!(
         generate(&driver),
-        Err(crate::Error::LeaseNotValid {
+        Err(crate::error::Error::LeaseNotValid {
             scalability_id: 3,
             valid_until_unix_ms: Some(START_UNIX_MS + 1_798),
         })
@@ -331,7 +333,7 @@ fn a_refused_renewal_closes_the_gate_at_once() {
 
     assert_eq!(driver.step().0, Outcome::Lost);
 
-    assert_eq!(driver.shared.generator.gate().0, 0);
+    assert_eq!(driver.shared.generator.lease_gate().state().0, 0);
     assert_eq!(driver.shared.status().state, LeaseState::Lost);
 }
 
@@ -391,7 +393,7 @@ fn a_new_holder_starts_after_the_old_one_stopped() {
         second.acquire_first(),
         Err(LeaseError::AllTaken { .. })
     ));
-    let first_deadline = first.shared.generator.gate().0;
+    let first_deadline = first.shared.generator.lease_gate().state().0;
 
     // Partitioned from the table, the first holder stops at its deadline; the second takes
     // the id once the table sees the row expire, 200 ms (the margin) later at the earliest.
@@ -457,7 +459,7 @@ fn a_wall_clock_step_back_delays_no_deadline_in_milliseconds() {
     let table = Table::new(&clock);
     let mut driver = driver(&clock, &table, 2..=2);
     driver.acquire_first().unwrap();
-    let deadline = driver.shared.generator.gate().0;
+    let deadline = driver.shared.generator.lease_gate().state().0;
     clock.advance(Duration::from_millis(400));
     clock.step_wall(-500);
 
@@ -465,7 +467,10 @@ fn a_wall_clock_step_back_delays_no_deadline_in_milliseconds() {
     // than the monotonic deadline would say, never later.
     assert_eq!(driver.step().0, Outcome::Held);
 
-    assert_eq!(driver.shared.generator.gate().0, deadline + 400 - 500);
+    assert_eq!(
+        driver.shared.generator.lease_gate().state().0,
+        deadline + 400 - 500
+    );
 }
 
 #[test]
@@ -495,7 +500,7 @@ fn moving_to_another_id_starts_from_a_fresh_millisecond() {
     );
     // Not in the millisecond the first ID was stamped under the other id: it is used up.
     assert!(
-        matches!(next, Err(crate::Error::Overflow { .. })),
+        matches!(next, Err(crate::error::Error::Overflow { .. })),
         "{next:?}"
     );
 }
@@ -600,7 +605,7 @@ fn a_pause_while_confirming_shortens_the_gate_never_lengthens_it() {
     // 2,100 ms, leaving 98 ms: the gate closes at 498 ms, already past. Read the other way
     // round, it would have stayed open until 3,898 ms, 1.7 s past the deadline.
     assert_eq!(
-        driver.shared.generator.gate().0,
+        driver.shared.generator.lease_gate().state().0,
         ms_at(Duration::from_millis(498))
     );
     assert!(generate(&driver).is_err());

@@ -4,7 +4,7 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Database, Decode, Encode, Type};
 
-use crate::UlidFlake;
+use crate::ulid_flake::UlidFlake;
 
 impl<DB: Database> Type<DB> for UlidFlake
 where
@@ -46,8 +46,8 @@ where
     }
 }
 
-crate::__impl_sqlx_via_ulid_flake!([T: ?Sized,] crate::Id<T>);
-crate::__impl_sqlx_via_ulid_flake!([T: crate::Prefix + ?Sized,] crate::PrefixedId<T>);
+crate::__impl_sqlx_via_ulid_flake!([T: ?Sized,] crate::id::Id<T>);
+crate::__impl_sqlx_via_ulid_flake!([T: crate::prefixed::Prefix + ?Sized,] crate::prefixed::PrefixedId<T>);
 
 /// Implements sqlx's `Type`, `Encode` and `Decode` (and, with the `sqlx-postgres` feature of
 /// `ulid-flake-core`, `PgHasArrayType`) for `$ty` by converting to and from [`UlidFlake`];
@@ -108,11 +108,11 @@ macro_rules! __impl_sqlx_via_ulid_flake {
     };
 }
 
-#[cfg(feature = "sqlx-postgres")]
+#[cfg(feature = "sqlx09-postgres")]
 mod postgres {
     use sqlx::postgres::{PgHasArrayType, PgTypeInfo};
 
-    use crate::UlidFlake;
+    use crate::ulid_flake::UlidFlake;
 
     impl PgHasArrayType for UlidFlake {
         fn array_type_info() -> PgTypeInfo {
@@ -144,7 +144,7 @@ mod postgres {
 }
 
 /// Without PostgreSQL support there are no array impls to generate.
-#[cfg(not(feature = "sqlx-postgres"))]
+#[cfg(not(feature = "sqlx09-postgres"))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_pg_array_via_ulid_flake {

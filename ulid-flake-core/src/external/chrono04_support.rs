@@ -6,7 +6,10 @@ use core::ops::Range;
 use chrono::{DateTime, TimeZone, Utc};
 
 use super::date_time;
-use crate::{Epoch, Error, Id, UlidFlake};
+use crate::epoch::Epoch;
+use crate::error::Error;
+use crate::id::Id;
+use crate::ulid_flake::UlidFlake;
 
 /// Whole Unix milliseconds of a `DateTime`, rounded down (`ceil` false) or up.
 fn unix_ms<Tz: TimeZone>(moment: &DateTime<Tz>, ceil: bool) -> i64 {

@@ -23,7 +23,8 @@ use sea_orm::{
     TryGetableArray, Value,
 };
 
-use crate::{Error, UlidFlake};
+use crate::error::Error;
+use crate::ulid_flake::UlidFlake;
 
 /// The error of a value that is no Ulid-Flake, read from a column of type `from`: SeaORM's
 /// conversion error, with the core's error (which names the value) as its source.
@@ -105,8 +106,8 @@ impl TryGetableArray for UlidFlake {
     }
 }
 
-crate::__impl_sea_orm_via_ulid_flake!([T: ?Sized,] crate::Id<T>, "Id");
-crate::__impl_sea_orm_via_ulid_flake!([T: crate::Prefix + ?Sized,] crate::PrefixedId<T>, "PrefixedId");
+crate::__impl_sea_orm_via_ulid_flake!([T: ?Sized,] crate::id::Id<T>, "Id");
+crate::__impl_sea_orm_via_ulid_flake!([T: crate::prefixed::Prefix + ?Sized,] crate::prefixed::PrefixedId<T>, "PrefixedId");
 
 /// Implements SeaORM's column-type traits for `$ty` by converting to and from
 /// [`UlidFlake`]: `$ty` must be `Copy`, `From<UlidFlake>`, and `UlidFlake: From<$ty>`;

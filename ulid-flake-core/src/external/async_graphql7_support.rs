@@ -17,7 +17,9 @@ use alloc::string::String;
 use async_graphql::{InputValueError, InputValueResult, Scalar, ScalarType, TypeName, Value};
 
 use crate::external::text_form::TextForm;
-use crate::{Id, Prefix, PrefixedId, UlidFlake};
+use crate::id::Id;
+use crate::prefixed::{Prefix, PrefixedId};
+use crate::ulid_flake::UlidFlake;
 
 /// Reads a GraphQL input: a string holding the type's text.
 fn parse<V: TextForm + async_graphql::InputType>(

@@ -6,7 +6,10 @@ use core::ops::Range;
 use time::{OffsetDateTime, UtcDateTime};
 
 use super::date_time;
-use crate::{Epoch, Error, Id, UlidFlake};
+use crate::epoch::Epoch;
+use crate::error::Error;
+use crate::id::Id;
+use crate::ulid_flake::UlidFlake;
 
 impl UlidFlake {
     /// The moment of the ID as a time `OffsetDateTime` in UTC, given the epoch it was made

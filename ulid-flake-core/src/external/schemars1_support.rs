@@ -10,8 +10,11 @@ use alloc::borrow::Cow;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
 use super::schema_text::{DESCRIPTION, EXAMPLE, NAME, PATTERN};
-use crate::prefixed::schema as prefixed;
-use crate::{ENCODED_LEN, Id, Prefix, PrefixedId, UlidFlake};
+use crate::external::schema_text::prefixed;
+use crate::id::Id;
+use crate::layout::ENCODED_LEN;
+use crate::prefixed::{Prefix, PrefixedId};
+use crate::ulid_flake::UlidFlake;
 
 /// The schema's id: the same for every `Id<T>` and `UlidFlake`, which share one schema.
 const ID: &str = "ulid_flake_core::UlidFlake";

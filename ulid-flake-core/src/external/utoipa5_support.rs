@@ -20,8 +20,11 @@ use utoipa::openapi::{RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
 use super::schema_text::{DESCRIPTION, EXAMPLE, NAME, PATTERN};
-use crate::prefixed::schema as prefixed;
-use crate::{ENCODED_LEN, Id, Prefix, PrefixedId, UlidFlake};
+use crate::external::schema_text::prefixed;
+use crate::id::Id;
+use crate::layout::ENCODED_LEN;
+use crate::prefixed::{Prefix, PrefixedId};
+use crate::ulid_flake::UlidFlake;
 
 fn text_schema() -> RefOr<Schema> {
     ObjectBuilder::new()

@@ -2,7 +2,9 @@
 
 use core::ops::Range;
 
-use crate::{Error, MAX_TIMESTAMP, UlidFlake};
+use crate::error::Error;
+use crate::layout::{MAX_EPOCH_UNIX_MS, MAX_TIMESTAMP};
+use crate::ulid_flake::UlidFlake;
 
 /// The moment that a Ulid-Flake's 43-bit timestamp counts milliseconds from.
 ///
@@ -54,7 +56,7 @@ impl Epoch {
     /// assert_eq!(Epoch::MAX.unix_ms() + MAX_TIMESTAMP, (1 << 48) - 1);
     /// ```
     pub const MAX: Self = Self {
-        unix_ms: (1 << 48) - 1 - MAX_TIMESTAMP,
+        unix_ms: MAX_EPOCH_UNIX_MS,
     };
 
     /// An epoch given in milliseconds since the Unix epoch.
@@ -230,10 +232,45 @@ impl Epoch {
             return None;
         }
         Some((
-            UlidFlake::from_raw((first as u64) << crate::RANDOMNESS_BITS),
+            UlidFlake::from_raw((first as u64) << crate::layout::RANDOMNESS_BITS),
             UlidFlake::from_raw(
-                ((last as u64) << crate::RANDOMNESS_BITS) | crate::RANDOMNESS_MAX as u64,
+                ((last as u64) << crate::layout::RANDOMNESS_BITS)
+                    | crate::layout::RANDOMNESS_MAX as u64,
             ),
         ))
+    }
+}
+
+/// The readings of an ID that need its epoch, which the ID does not store.
+impl UlidFlake {
+    /// The moment of the ID in milliseconds since the Unix epoch, given the epoch it was made
+    /// with.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, UlidFlake};
+    ///
+    /// let id = UlidFlake::from_parts(5, 0)?;
+    /// assert_eq!(id.unix_ms(Epoch::DEFAULT), 1_704_067_200_005);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn unix_ms(self, epoch: Epoch) -> u64 {
+        // Cannot overflow: the epoch is at most 2^48 - 2^43 and the timestamp below 2^43.
+        epoch.unix_ms() + self.ms_since_epoch()
+    }
+
+    /// The moment of the ID as a [`SystemTime`](std::time::SystemTime), given the epoch it
+    /// was made with: [`UlidFlake::unix_ms`] after `UNIX_EPOCH`.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use ulid_flake_core::{Epoch, UlidFlake};
+    ///
+    /// let id = UlidFlake::from_parts(5, 0)?;
+    /// assert_eq!(id.system_time(Epoch::DEFAULT), UNIX_EPOCH + Duration::from_millis(1_704_067_200_005));
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn system_time(self, epoch: Epoch) -> std::time::SystemTime {
+        std::time::UNIX_EPOCH + core::time::Duration::from_millis(self.unix_ms(epoch))
     }
 }

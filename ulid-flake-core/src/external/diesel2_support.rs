@@ -26,7 +26,7 @@ use diesel::deserialize::{self, FromSql, Queryable};
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::{BigInt, Nullable};
 
-use crate::UlidFlake;
+use crate::ulid_flake::UlidFlake;
 
 impl UlidFlake {
     /// The value as the `&i64` Diesel's `ToSql` must borrow for the output's lifetime.
@@ -85,7 +85,7 @@ where
 ///
 /// ```
 /// use diesel::prelude::*;
-/// use ulid_flake_core::{Id, OptionalId};
+/// use ulid_flake_core::{Id, diesel2::OptionalId};
 ///
 /// diesel::table! {
 ///     users (id) {
@@ -132,7 +132,7 @@ impl<I> From<OptionalId<I>> for Option<I> {
     /// The ID read, or `None` for `NULL`.
     ///
     /// ```
-    /// use ulid_flake_core::{OptionalId, UlidFlake};
+    /// use ulid_flake_core::{UlidFlake, diesel2::OptionalId};
     ///
     /// assert_eq!(Option::from(OptionalId(Some(UlidFlake::MIN))), Some(UlidFlake::MIN));
     /// ```
@@ -141,8 +141,8 @@ impl<I> From<OptionalId<I>> for Option<I> {
     }
 }
 
-crate::__impl_diesel_via_ulid_flake!([T: ?Sized,] crate::Id<T>, |id| &id.value);
-crate::__impl_diesel_via_ulid_flake!([T: crate::Prefix + ?Sized,] crate::PrefixedId<T>, |id| &id.id.value);
+crate::__impl_diesel_via_ulid_flake!([T: ?Sized,] crate::id::Id<T>, |id| &id.value);
+crate::__impl_diesel_via_ulid_flake!([T: crate::prefixed::Prefix + ?Sized,] crate::prefixed::PrefixedId<T>, |id| &id.id.value);
 
 /// Implements Diesel's `ToSql<BigInt, _>` and `FromSql<BigInt, _>` for `$ty` through
 /// [`UlidFlake`]: `$field` borrows the `UlidFlake` inside (it must live as long as the value)

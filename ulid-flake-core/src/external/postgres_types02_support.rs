@@ -75,6 +75,6 @@ macro_rules! impl_postgres_types {
     };
 }
 
-impl_postgres_types!([] crate::UlidFlake);
-impl_postgres_types!([T: ?Sized,] crate::Id<T>);
-impl_postgres_types!([T: crate::Prefix + ?Sized,] crate::PrefixedId<T>);
+impl_postgres_types!([] crate::ulid_flake::UlidFlake);
+impl_postgres_types!([T: ?Sized,] crate::id::Id<T>);
+impl_postgres_types!([T: crate::prefixed::Prefix + ?Sized,] crate::prefixed::PrefixedId<T>);

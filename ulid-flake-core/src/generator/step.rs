@@ -1,0 +1,260 @@
+//! The step every call takes: the fork check, the lease gate, one clock reading, one random
+//! draw and one compare-and-swap of the state word (the specification's steps, in the
+//! [module docs](super)), and the configuration it reads.
+
+#[cfg(not(ulid_flake_loom))]
+use core::sync::atomic::Ordering;
+#[cfg(ulid_flake_loom)]
+use loom::sync::atomic::Ordering;
+
+use super::clock::Clock;
+use super::random::RandomSource;
+use super::state::{Generator, NO_ID_YET};
+use super::{fork, gate};
+use crate::error::Error;
+use crate::layout::RANDOMNESS_BITS;
+use crate::ulid_flake::UlidFlake;
+
+impl<C: Clock, R: RandomSource> Generator<C, R> {
+    /// Makes the next ID, or returns the error of the step that failed (see the
+    /// [module docs](super)); a failed call leaves the state unchanged.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Overflow`] when this millisecond is exhausted (wait for the next one, or call
+    /// [`Generator::generate_blocking`]); [`Error::ClockMovedBackwards`] beyond the rollback
+    /// allowance; [`Error::TimestampOutOfRange`] when the clock is before the epoch or past
+    /// its last millisecond.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, generator::Generator};
+    ///
+    /// let generator = Generator::new();
+    /// match generator.generate() {
+    ///     Ok(id) => println!("{id}"),
+    ///     Err(Error::Overflow { .. }) => { /* try again in the next millisecond */ }
+    ///     Err(other) => panic!("{other}"),
+    /// }
+    /// ```
+    pub fn generate(&self) -> Result<UlidFlake, Error> {
+        self.generate_reading(|| self.now())
+    }
+
+    /// [`Generator::generate`] with `read` as the clock's reading (ms since the epoch).
+    #[inline(always)]
+    pub(super) fn generate_reading(
+        &self,
+        read: impl Fn() -> Result<u64, Error>,
+    ) -> Result<UlidFlake, Error> {
+        self.reserve(read, |last, now, gate, draw| {
+            let next = self.next_after(last, now, gate, draw)?;
+            Ok((next, UlidFlake::from_raw(next)))
+        })
+    }
+
+    /// The protocol of every call, single or batch: the fork check, the lease gate, one clock
+    /// reading, one random draw and one compare-and-swap of the state word. `plan` works out, from the last ID,
+    /// the reading and the gate word, the new last ID and the call's result; it runs again
+    /// when another thread went first.
+    #[inline(always)]
+    pub(super) fn reserve<T>(
+        &self,
+        read: impl Fn() -> Result<u64, Error>,
+        mut plan: impl FnMut(u64, u64, u64, u32) -> Result<(u64, T), Error>,
+    ) -> Result<T, Error> {
+        let forks = fork::count();
+        if forks != self.forks_seen.load(Ordering::Acquire) {
+            self.leave_inherited_millisecond(forks);
+        }
+        // The lease check: one load, before the clock is read, so that the reading is taken
+        // after the gate's lease began (a reading from before it could fall in the previous
+        // holder's milliseconds); then compared with the millisecond read.
+        let gate = self.gate.load(Ordering::Acquire);
+        // The clock, then the state: the window between loading the state and the
+        // compare-and-swap holds no clock read, so two threads on one generator rarely
+        // collide.
+        let mut now = read()?;
+        if now >= gate::deadline(gate) {
+            return Err(self.lease_not_valid(gate));
+        }
+        // The random draw, before the state is loaded: the window between the load and the
+        // compare-and-swap is then arithmetic only, and another thread rarely lands in it.
+        // One draw serves every turn: it was not used for an ID until the swap succeeds.
+        let draw = self.random.next_u32();
+        let mut last = self.last.load(Ordering::Acquire);
+        let mut clock_read_again = false;
+        loop {
+            let (next, result) = match plan(last, now, gate, draw) {
+                Ok(planned) => planned,
+                // Another thread may have read the clock after us and stored a later
+                // timestamp before our load: that is no rollback. A reading taken now, after
+                // seeing its ID, is at least as late as its own (it read before storing), so
+                // only a rollback that survives a second reading is real.
+                Err(Error::ClockMovedBackwards { .. }) if !clock_read_again => {
+                    clock_read_again = true;
+                    now = read()?;
+                    if now >= gate::deadline(gate) {
+                        return Err(self.lease_not_valid(gate));
+                    }
+                    continue;
+                }
+                Err(error) => {
+                    #[cfg(feature = "tracing01")]
+                    if let Error::ClockMovedBackwards {
+                        by_ms,
+                        allowance_ms,
+                    } = error
+                    {
+                        crate::macros::event!(
+                            "ulid_flake::generator",
+                            warn,
+                            by_ms,
+                            allowance_ms,
+                            "clock moved back beyond the rollback allowance: no ID until it catches up"
+                        );
+                    }
+                    return Err(error);
+                }
+            };
+            // Weak: a spurious failure costs one more turn, which this loop takes anyway.
+            match self
+                .last
+                .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return Ok(result),
+                // Another thread went first: build on its ID. Our reading is still good; if
+                // its timestamp is later, the next turn continues in its millisecond.
+                Err(actual) => last = actual,
+            }
+        }
+    }
+
+    /// The clock's reading in milliseconds since the epoch.
+    #[inline]
+    pub(super) fn now(&self) -> Result<u64, Error> {
+        self.config.epoch.ms_since_epoch_at(self.clock.unix_ms())
+    }
+
+    /// The error of a closed gate: when it had a deadline, the lease ran out then.
+    #[cold]
+    fn lease_not_valid(&self, gate: u64) -> Error {
+        let deadline = gate::deadline(gate);
+        Error::LeaseNotValid {
+            scalability_id: gate::scalability_id(gate) as u8,
+            // At most 2^48 + 2^43: the sum and the cast are lossless.
+            valid_until_unix_ms: (deadline != 0)
+                .then(|| (self.config.epoch.unix_ms() + deadline) as i64),
+        }
+    }
+
+    /// In a forked child: the parent goes on from the same state, so continuing its
+    /// millisecond with increments from the same base would repeat its IDs (1 in 255 per
+    /// pair with 1-byte entropy). The child gives up that millisecond instead — as if it were
+    /// exhausted — and starts afresh in the next, where it is as independent of its parent as
+    /// any second generator. A leased generator's gate closes for good in the child: the
+    /// lease, its connection and its renewals belong to the parent.
+    #[cold]
+    fn leave_inherited_millisecond(&self, forks: u64) {
+        // Both steps first, then the count: a thread that sees the new count (Acquire) sees
+        // the gate closed and the millisecond left. Threads racing here repeat idempotent
+        // steps.
+        if gate::deadline(self.gate.load(Ordering::Acquire)) != gate::UNLEASED {
+            self.close_gate();
+        }
+        self.leave_current_millisecond();
+        self.forks_seen.store(forks, Ordering::Release);
+    }
+
+    /// Marks the last millisecond exhausted, so the next ID takes a fresh clock reading.
+    #[cold]
+    pub(super) fn leave_current_millisecond(&self) {
+        let config = &self.config;
+        // An error here only means there is no ID yet, and so nothing to leave.
+        let _ = self
+            .last
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
+                (last != NO_ID_YET).then(|| {
+                    let low_bits = last & u64::from(crate::layout::SCALABILITY_ID_MAX);
+                    config.compose(last >> RANDOMNESS_BITS, config.randomness_max, low_bits)
+                })
+            });
+    }
+
+    /// The ID that follows `last` when the clock reads `now` (ms since the epoch).
+    #[inline]
+    pub(super) fn next_after(
+        &self,
+        last: u64,
+        now: u64,
+        gate: u64,
+        draw: u32,
+    ) -> Result<u64, Error> {
+        let config = &self.config;
+        let low_bits = gate::scalability_id(gate);
+        let last_ms = last >> RANDOMNESS_BITS;
+        if last == NO_ID_YET || now > last_ms {
+            let fresh = draw & config.fresh_mask;
+            return Ok(config.compose(now, fresh, low_bits));
+        }
+        let behind = last_ms - now;
+        if behind > config.rollback_allowance_ms {
+            return Err(Error::ClockMovedBackwards {
+                by_ms: behind,
+                allowance_ms: config.rollback_allowance_ms,
+            });
+        }
+        #[cfg(feature = "tracing01")]
+        if behind > 0 {
+            crate::macros::event!(
+                "ulid_flake::generator",
+                debug,
+                behind_ms = behind,
+                "clock moved back within the rollback allowance: continuing in the last millisecond"
+            );
+        }
+        // Same millisecond, or a rollback within the allowance: continue in `last_ms` — only
+        // under the id it was stamped with, and before the gate's deadline (a rollback makes
+        // it later than `now`, which alone was checked).
+        if last_ms >= gate::deadline(gate) {
+            return Err(self.lease_not_valid(gate));
+        }
+        if config.randomness_shift != 0
+            && last & u64::from(crate::layout::SCALABILITY_ID_MAX) != low_bits
+        {
+            return Err(Error::Overflow {
+                timestamp_ms: last_ms,
+            });
+        }
+        let increment = match draw & config.increment_mask {
+            0 => self.increment(),
+            increment => increment,
+        };
+        let randomness = config.randomness_of(last) + increment;
+        if randomness > config.randomness_max {
+            return Err(Error::Overflow {
+                timestamp_ms: last_ms,
+            });
+        }
+        Ok(config.compose(last_ms, randomness, low_bits))
+    }
+
+    /// A draw uniform over `1..=2^(8n)-1`: masked draws, with 0 drawn again.
+    #[inline]
+    fn increment(&self) -> u32 {
+        loop {
+            let increment = self.random.next_u32() & self.config.increment_mask;
+            if increment != 0 {
+                return increment;
+            }
+        }
+    }
+
+    /// Stops a leased generator from issuing IDs until the gate opens again.
+    pub(super) fn close_gate(&self) {
+        let _ = self
+            .gate
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |word| {
+                Some(gate::word(0, gate::scalability_id(word)))
+            });
+    }
+}

@@ -1,0 +1,251 @@
+//! The waiting policies: what a call does when a millisecond is exhausted (waits for the next
+//! one, on the thread or on the tokio timer), and the policy of [`Generator::new_id`], which
+//! never returns an error.
+
+use core::time::Duration;
+
+#[cfg(not(ulid_flake_loom))]
+use core::sync::atomic::Ordering;
+#[cfg(ulid_flake_loom)]
+use loom::sync::atomic::Ordering;
+
+use super::clock::Clock;
+use super::random::RandomSource;
+use super::state::Generator;
+use crate::error::Error;
+use crate::layout::RANDOMNESS_BITS;
+use crate::ulid_flake::UlidFlake;
+
+// Public as `lease::NEW_ID_LEASE_WAIT`: lease policy, which the generator applies.
+/// How long [`Generator::new_id`](crate::generator::Generator::new_id) (and so [`UlidFlake::new`](crate::UlidFlake::new)) waits for an invalid lease to
+/// be valid again before it panics: twice the default lease validity, time for a lease lost
+/// to a short outage to be re-acquired.
+///
+/// ```
+/// assert_eq!(ulid_flake_core::lease::NEW_ID_LEASE_WAIT.as_secs(), 30);
+/// ```
+pub const NEW_ID_LEASE_WAIT: Duration = Duration::from_secs(30);
+
+impl<C: Clock, R: RandomSource> Generator<C, R> {
+    /// Makes the next ID as [`Generator::generate`] does, but when the millisecond is
+    /// exhausted, blocks the thread until the next one begins and tries again — precisely:
+    /// it sleeps until shortly before the boundary and yields for the rest (see
+    /// [`Clock::wait_until`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ClockMovedBackwards`] and [`Error::TimestampOutOfRange`], as
+    /// [`Generator::generate`]; never [`Error::Overflow`].
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::Generator;
+    ///
+    /// let generator = Generator::new();
+    /// let ids: Vec<_> = (0..10_000).map(|_| generator.generate_blocking()).collect::<Result<_, _>>()?;
+    /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn generate_blocking(&self) -> Result<UlidFlake, Error> {
+        self.waiting(|| self.generate())
+    }
+
+    /// Fills all of `out` with the next IDs, as [`Generator::generate_batch`] does, and when
+    /// the millisecond is exhausted before `out` is full, waits for the next one as
+    /// [`Generator::generate_blocking`] does and goes on there: one clock reading and one
+    /// compare-and-swap per millisecond the batch spans. The IDs strictly increase along
+    /// `out`; another thread's IDs may fall between the parts made in different milliseconds.
+    ///
+    /// # Errors
+    ///
+    /// As [`Generator::generate_blocking`]. The entries filled before an error are issued
+    /// IDs (the generator will not make them again), in a prefix of `out`; the rest is as
+    /// [`Generator::generate_batch`] leaves it: as it was, or [`UlidFlake::MIN`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{UlidFlake, generator::Generator};
+    ///
+    /// let generator = Generator::new();
+    /// // More than a millisecond holds: the call waits for the next ones.
+    /// let mut ids = vec![UlidFlake::MIN; 10_000];
+    /// generator.generate_batch_blocking(&mut ids)?;
+    /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn generate_batch_blocking(&self, out: &mut [UlidFlake]) -> Result<(), Error> {
+        let mut filled = 0;
+        while filled < out.len() {
+            filled += self.waiting(|| self.generate_batch(&mut out[filled..]))?;
+        }
+        Ok(())
+    }
+
+    /// Runs `attempt` until it meets no [`Error::Overflow`], waiting for the next
+    /// millisecond after each (see [`Clock::wait_until`]).
+    fn waiting<T>(&self, mut attempt: impl FnMut() -> Result<T, Error>) -> Result<T, Error> {
+        loop {
+            match attempt() {
+                Err(Error::Overflow { timestamp_ms }) => {
+                    crate::macros::event!(
+                        "ulid_flake::generator",
+                        trace,
+                        timestamp_ms,
+                        "millisecond exhausted: waiting for the next"
+                    );
+                    self.clock.wait_until(self.unix_ms_after(timestamp_ms));
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// Makes the next ID as [`Generator::generate`] does, but when the millisecond is
+    /// exhausted, waits on the tokio timer (see [`Clock::wait_until_async`]) and tries again.
+    ///
+    /// # Errors
+    ///
+    /// As [`Generator::generate_blocking`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// let id = generator.generate_async().await?;
+    /// # assert!(id.ms_since_epoch() > 0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn generate_async(&self) -> Result<UlidFlake, Error> {
+        self.waiting_async(|| self.generate()).await
+    }
+
+    /// Fills all of `out` as [`Generator::generate_batch_blocking`] does, but waits for the
+    /// next millisecond on the tokio timer, as [`Generator::generate_async`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`Generator::generate_batch_blocking`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// use ulid_flake_core::UlidFlake;
+    ///
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// let mut ids = [UlidFlake::MIN; 1_000];
+    /// generator.generate_batch_async(&mut ids).await?;
+    /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn generate_batch_async(&self, out: &mut [UlidFlake]) -> Result<(), Error> {
+        let mut filled = 0;
+        while filled < out.len() {
+            filled += self
+                .waiting_async(|| self.generate_batch(&mut out[filled..]))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// [`Generator::waiting`] on the tokio timer (see [`Clock::wait_until_async`]).
+    #[cfg(feature = "tokio")]
+    async fn waiting_async<T>(
+        &self,
+        mut attempt: impl FnMut() -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        loop {
+            match attempt() {
+                Err(Error::Overflow { timestamp_ms }) => {
+                    crate::macros::event!(
+                        "ulid_flake::generator",
+                        trace,
+                        timestamp_ms,
+                        "millisecond exhausted: waiting for the next"
+                    );
+                    let next = self.unix_ms_after(timestamp_ms);
+                    self.clock.wait_until_async(next).await;
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// Makes the next ID and never returns an error — the generator behind
+    /// [`UlidFlake::new`] and [`Id::new`](crate::Id::new), for code that has no good answer to
+    /// a failed clock. Each failure has a policy that keeps IDs unique and increasing:
+    ///
+    /// - **The millisecond is exhausted** ([`Error::Overflow`]): it waits for the next one, as
+    ///   [`Generator::generate_blocking`] does (well under a millisecond).
+    /// - **The clock moved back beyond the rollback allowance**
+    ///   ([`Error::ClockMovedBackwards`]), or reads a moment before the epoch: it carries on
+    ///   from the last ID's millisecond, and when that is exhausted, moves to the next one
+    ///   without waiting for the clock, so IDs may run ahead of a clock that stays behind;
+    ///   they never go back.
+    /// - **A lease is not valid** ([`Error::LeaseNotValid`], a leased generator): it waits for
+    ///   the lease, checking every millisecond, for up to [`NEW_ID_LEASE_WAIT`]; past that it
+    ///   panics with the lease's error rather than issue an ID another replica may issue too.
+    ///
+    /// # Panics
+    ///
+    /// When a lease stays invalid for [`NEW_ID_LEASE_WAIT`], and when the last millisecond
+    /// the format can hold is exhausted (in the year 2302 with the default epoch). The
+    /// process-wide [`UlidFlake::new`] also panics when the environment misconfigures the
+    /// default generator; call [`init_from_env`](super::init_from_env) at start-up to meet that as an error.
+    ///
+    /// ```
+    /// let generator = ulid_flake_core::generator::Generator::new();
+    /// let (a, b) = (generator.new_id(), generator.new_id());
+    /// assert!(a < b);
+    /// ```
+    pub fn new_id(&self) -> UlidFlake {
+        // The millisecond IDs may not go below: the last one's, after a rollback.
+        let mut floor = 0;
+        let mut lease_waited_ms = 0;
+        loop {
+            let read = || match self.now() {
+                Ok(now) => Ok(now.max(floor)),
+                // Before the epoch: a broken clock, handled as a rollback.
+                Err(Error::TimestampOutOfRange { found_ms }) if found_ms < 0 => Ok(floor),
+                Err(error) => Err(error),
+            };
+            let error = match self.generate_reading(read) {
+                Ok(id) => return id,
+                Err(error) => error,
+            };
+            match error {
+                Error::Overflow { timestamp_ms }
+                    if timestamp_ms >= crate::layout::MAX_TIMESTAMP => {}
+                Error::Overflow { timestamp_ms }
+                    if self.now().is_ok_and(|now| now >= timestamp_ms) =>
+                {
+                    self.clock.wait_until(self.unix_ms_after(timestamp_ms));
+                    continue;
+                }
+                // The clock is behind the exhausted millisecond: take the next one now.
+                Error::Overflow { timestamp_ms } => {
+                    floor = timestamp_ms + 1;
+                    continue;
+                }
+                Error::ClockMovedBackwards { .. } => {
+                    floor = self.last.load(Ordering::Acquire) >> RANDOMNESS_BITS;
+                    continue;
+                }
+                Error::LeaseNotValid { .. } if lease_waited_ms < NEW_ID_LEASE_WAIT.as_millis() => {
+                    lease_waited_ms += 1;
+                    self.clock.wait_until(self.clock.unix_ms() + 1);
+                    continue;
+                }
+                _ => {}
+            }
+            panic!("ulid-flake: no ID can be issued: {error}");
+        }
+    }
+
+    /// The Unix millisecond that follows the timestamp `timestamp_ms`.
+    fn unix_ms_after(&self, timestamp_ms: u64) -> i64 {
+        // At most Epoch::MAX + 2^43 = 2^48: no overflow.
+        (self.config.epoch.unix_ms() + timestamp_ms + 1) as i64
+    }
+}

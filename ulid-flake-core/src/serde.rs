@@ -1,0 +1,28 @@
+//! `with` modules that pin a field to one representation, whatever the format.
+//!
+//! By default a [`UlidFlake`](crate::UlidFlake) or [`Id`](crate::Id) is text in human-readable formats and an integer in
+//! binary ones; these modules override that per field, each with an `option` submodule for
+//! `Option` fields.
+//!
+//! They are needed in one case: inside `#[serde(flatten)]`, untagged enums and internally
+//! tagged enums, serde buffers the input and reports every format as human-readable
+//! (serde-rs/serde#2172), so a binary format's integer would be read as if it had to be text.
+//! Pin such fields with [`integer`] (or [`text`])
+//! and they read back in every format.
+//!
+//! ```
+//! use ulid_flake_core::{UlidFlake, ulid_flake};
+//!
+//! #[derive(serde::Serialize)]
+//! struct Event {
+//!     id: UlidFlake, // text in JSON
+//!     #[serde(with = "ulid_flake_core::serde::integer")]
+//!     sequence: UlidFlake, // an integer, even in JSON
+//! }
+//!
+//! let event = Event { id: ulid_flake!("00CMXB6TAK4SA"), sequence: ulid_flake!("0000000000001") };
+//! assert_eq!(serde_json::to_string(&event)?, r#"{"id":"00CMXB6TAK4SA","sequence":1}"#);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+
+pub use crate::external::serde_support::{integer, text};
