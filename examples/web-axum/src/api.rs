@@ -51,9 +51,17 @@ pub(crate) async fn limit_uri(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
-/// A 400 for a `field` longer than [`MAX_TEXT_CHARS`] (counted as JSON Schema's `maxLength`
-/// counts: Unicode scalar values, not bytes).
-fn check_length(field: &str, value: &str) -> Result<(), ApiError> {
+/// A 400 for a text `field` that not every database stores: longer than [`MAX_TEXT_CHARS`]
+/// (counted as JSON Schema's `maxLength` counts: Unicode scalar values, not bytes), or holding
+/// a NUL character (valid JSON, `\u0000`, but PostgreSQL's `TEXT` refuses it while SQLite
+/// stores it: the same request must get the same answer on both).
+fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
+    if let Some(index) = value.chars().position(|character| character == '\0') {
+        return Err(ApiError::bad_request(format!(
+            "invalid JSON body: {field}: expected text without NUL characters (U+0000), \
+             found one at character {index}"
+        )));
+    }
     match value.chars().count() {
         found if found > MAX_TEXT_CHARS => Err(ApiError::bad_request(format!(
             "invalid JSON body: {field}: expected at most {MAX_TEXT_CHARS} characters, found {found}"
@@ -70,7 +78,7 @@ pub(crate) async fn create_user(
     body: Result<Json<NewUser>, JsonRejection>,
 ) -> Result<(StatusCode, Json<User>), ApiError> {
     let Json(new) = body?;
-    check_length("name", &new.name)?;
+    check_text("name", &new.name)?;
     Ok((
         StatusCode::CREATED,
         Json(store.create_user(new.name).await?),
@@ -126,7 +134,7 @@ pub(crate) async fn create_post(
     body: Result<Json<NewPost>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Post>), ApiError> {
     let Json(new) = body?;
-    check_length("title", &new.title)?;
+    check_text("title", &new.title)?;
     let author = new.author;
     match store.create_post(new).await? {
         Some(post) => Ok((StatusCode::CREATED, Json(post))),

@@ -11,7 +11,8 @@
 //!   wrong, an unknown ID a 404, and a rejected request writes nothing;
 //! - limits: a request body of at most [`MAX_BODY_BYTES`] (16 KiB; a 413 beyond), a request
 //!   target (path and query) of at most [`MAX_URI_BYTES`] (2 KiB; a 414 beyond), names and
-//!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond);
+//!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond), without NUL
+//!   characters (a 400 on every database: PostgreSQL's `TEXT` refuses them, SQLite does not);
 //! - a stored row the types reject (a corrupt ID column) is a 500 with a fixed message; the
 //!   detail goes to the server's standard error only;
 //! - the OpenAPI document at `/openapi.json` (and `example-web-axum --print-openapi`);
@@ -72,7 +73,7 @@ impl Modify for Limits {
             "Users and posts with Ulid-Flake keys. Limits: request bodies of at most \
              {MAX_BODY_BYTES} bytes (413 beyond), request targets of at most {MAX_URI_BYTES} \
              bytes (414 beyond), names and titles of at most {MAX_TEXT_CHARS} characters \
-             (400 beyond)."
+             and without NUL characters (400 otherwise)."
         ));
     }
 }

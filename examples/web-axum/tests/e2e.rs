@@ -420,6 +420,17 @@ macro_rules! e2e_tests {
             }
 
             #[tokio::test]
+            async fn names_and_titles_with_a_nul_character_are_400s_on_every_database() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                let text = "a\u{0}b";
+                let expected = json!({ "error": "invalid JSON body: name: expected text without NUL characters (U+0000), found one at character 1" });
+                assert_eq!(server.post("/users", &json!({ "name": text }).to_string()).await, (StatusCode::BAD_REQUEST, expected));
+                let expected = json!({ "error": "invalid JSON body: title: expected text without NUL characters (U+0000), found one at character 1" });
+                assert_eq!(server.post("/posts", &post_by(&ada, text)).await, (StatusCode::BAD_REQUEST, expected));
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
             async fn a_name_at_the_character_limit_is_stored_whole() {
                 let server = Server::$backend().await;
                 let name = "é".repeat(MAX_TEXT_CHARS);
@@ -653,7 +664,7 @@ async fn the_openapi_document_states_the_enforced_limits() {
             "Users and posts with Ulid-Flake keys. Limits: request bodies of at most \
              {MAX_BODY_BYTES} bytes (413 beyond), request targets of at most {MAX_URI_BYTES} \
              bytes (414 beyond), names and titles of at most {MAX_TEXT_CHARS} characters \
-             (400 beyond)."
+             and without NUL characters (400 otherwise)."
         )
     );
 }
