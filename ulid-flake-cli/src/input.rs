@@ -131,13 +131,14 @@ pub(crate) fn parse(text: &[u8], form: Form) -> Result<UlidFlake, InputError> {
 /// An ID and the entity prefix it was written with, if any (`user` in `user_00CMXB6TAK4SA`).
 pub(crate) type Prefixed<'a> = (Option<&'a str>, UlidFlake);
 
-/// Parses one input that may start with an entity prefix, `[a-z][a-z0-9]*_`: with
+/// Parses one input that may start with an entity prefix (`[a-z][a-z0-9]*_`, at most 31
+/// characters: the core's `split_prefix`): with
 /// `--from auto` or `base32`, such a prefix is split off and the rest must be the 13 Base32
 /// characters (a prefixed ID is always text); errors then count indexes from the start of
 /// the whole input. Integer and hex inputs have no prefix.
 pub(crate) fn parse_prefixed(text: &[u8], form: Form) -> Result<Prefixed<'_>, InputError> {
     let split = match form {
-        Form::Auto | Form::Base32 => split_prefix(text),
+        Form::Auto | Form::Base32 => ulid_flake_core::split_prefix(text),
         Form::Integer | Form::Hex => None,
     };
     let Some((prefix, rest)) = split else {
@@ -154,19 +155,6 @@ pub(crate) fn parse_prefixed(text: &[u8], form: Form) -> Result<Prefixed<'_>, In
         }
         Err(error) => Err(InputError::Id(error)),
     }
-}
-
-/// The prefix (without its `_`) and the rest, when `text` starts with `[a-z][a-z0-9]*_`.
-fn split_prefix(text: &[u8]) -> Option<(&str, &[u8])> {
-    let end = text.iter().position(|&byte| byte == b'_')?;
-    let prefix = &text[..end];
-    let valid = prefix.first().is_some_and(u8::is_ascii_lowercase)
-        && prefix
-            .iter()
-            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit());
-    // ASCII letters and digits only, so valid UTF-8.
-    let prefix = std::str::from_utf8(prefix).ok().filter(|_| valid)?;
-    Some((prefix, &text[end + 1..]))
 }
 
 /// The digits after a `0x` or `0X` prefix, if there is one.

@@ -174,14 +174,10 @@ fn parse_epoch(text: &str) -> Result<Epoch, String> {
     Epoch::from_unix_ms(unix_ms).map_err(|error| error.to_string())
 }
 
-/// Parses `--prefix`: the prefixes `ulid_flake_core::Prefix` allows, so that the IDs parse as
-/// `PrefixedId`s.
+/// Parses `--prefix`: the prefixes `ulid_flake_core::Prefix` allows (the core's rule), so that
+/// the IDs parse as `PrefixedId`s.
 fn parse_prefix(text: &str) -> Result<String, String> {
-    let mut bytes = text.bytes();
-    let valid = bytes.next().is_some_and(|first| first.is_ascii_lowercase())
-        && bytes.all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
-        && text.len() <= 31;
-    if valid {
+    if ulid_flake_core::is_valid_prefix(text) {
         Ok(text.to_owned())
     } else {
         Err(

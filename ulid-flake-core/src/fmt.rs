@@ -89,15 +89,23 @@ impl fmt::Debug for UlidFlake {
     }
 }
 
-/// The integer formats (`{:X}`, `{:x}`, `{:b}`) format the integer value, honouring every
-/// flag: `{:#X}` adds the `0x` prefix.
-macro_rules! integer_format {
-    ($($trait:ident),*) => {$(
-        impl fmt::$trait for UlidFlake {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::$trait::fmt(&self.to_u64(), f)
+/// The integer formats (`{:X}`, `{:x}`, `{:b}`, `{:o}`) of an ID type: its integer value
+/// (`to_u64`), honouring every flag (`{:#X}` adds the `0x` prefix). One list for every ID type.
+macro_rules! integer_formats {
+    ([$($generics:tt)*] $type:ty) => {
+        $crate::fmt::integer_formats!(@one UpperHex [$($generics)*] $type);
+        $crate::fmt::integer_formats!(@one LowerHex [$($generics)*] $type);
+        $crate::fmt::integer_formats!(@one Binary [$($generics)*] $type);
+        $crate::fmt::integer_formats!(@one Octal [$($generics)*] $type);
+    };
+    (@one $trait:ident [$($generics:tt)*] $type:ty) => {
+        impl<$($generics)*> core::fmt::$trait for $type {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                core::fmt::$trait::fmt(&self.to_u64(), f)
             }
         }
-    )*};
+    };
 }
-integer_format!(UpperHex, LowerHex, Binary, Octal);
+pub(crate) use integer_formats;
+
+integer_formats!([] UlidFlake);

@@ -562,18 +562,7 @@ impl<T: ?Sized> fmt::Display for Id<T> {
     }
 }
 
-/// The integer formats (`{:X}`, `{:x}`, `{:b}`, `{:o}`) format the integer value, as
-/// [`UlidFlake`]'s do: `{:#X}` adds the `0x` prefix.
-macro_rules! integer_format {
-    ($($trait:ident),*) => {$(
-        impl<T: ?Sized> fmt::$trait for Id<T> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::$trait::fmt(&self.value, f)
-            }
-        }
-    )*};
-}
-integer_format!(UpperHex, LowerHex, Binary, Octal);
+crate::fmt::integer_formats!([T: ?Sized] Id<T>);
 
 impl<T: ?Sized> FromStr for Id<T> {
     type Err = Error;

@@ -247,5 +247,5 @@ pub use error::Error;
 pub use generator::init_from_env;
 pub use id::Id;
 pub use layout::{ENCODED_LEN, MAX_TIMESTAMP};
-pub use prefixed::{Prefix, PrefixedId};
+pub use prefixed::{MAX_PREFIXED_LEN, Prefix, PrefixedId, is_valid_prefix, split_prefix};
 pub use ulid_flake::UlidFlake;

@@ -33,13 +33,27 @@ pub trait Prefix {
     const PREFIX: &'static str;
 }
 
-/// The longest prefixed text, in bytes: the longest prefix, `_` and the 13 characters.
-pub(crate) const MAX_TEXT_LEN: usize = 31 + 1 + ENCODED_LEN;
+/// The longest prefixed text, in bytes: the longest prefix (31 characters), `_` and the 13
+/// characters. A buffer of this size holds any [`PrefixedId::encode`].
+///
+/// ```
+/// assert_eq!(ulid_flake_core::MAX_PREFIXED_LEN, 45);
+/// ```
+pub const MAX_PREFIXED_LEN: usize = 31 + 1 + ENCODED_LEN;
 
-/// Whether `prefix` is `[a-z][a-z0-9]*`, 1 to 31 characters.
-const fn is_valid_prefix(prefix: &str) -> bool {
+/// Whether `prefix` follows the rule of every [`Prefix`]: 1 to 31 characters, a lowercase
+/// ASCII letter, then lowercase letters and digits (`[a-z][a-z0-9]*`).
+///
+/// ```
+/// use ulid_flake_core::is_valid_prefix;
+///
+/// assert!(is_valid_prefix("user") && is_valid_prefix("v2"));
+/// assert!(!is_valid_prefix("") && !is_valid_prefix("User") && !is_valid_prefix("2fa"));
+/// assert!(!is_valid_prefix(&"a".repeat(32)));
+/// ```
+pub const fn is_valid_prefix(prefix: &str) -> bool {
     let bytes = prefix.as_bytes();
-    if bytes.is_empty() || bytes.len() > MAX_TEXT_LEN - 1 - ENCODED_LEN {
+    if bytes.is_empty() || bytes.len() > MAX_PREFIXED_LEN - 1 - ENCODED_LEN {
         return false;
     }
     if !bytes[0].is_ascii_lowercase() {
@@ -53,6 +67,29 @@ const fn is_valid_prefix(prefix: &str) -> bool {
         index += 1;
     }
     true
+}
+
+/// Splits a prefixed text whose prefix is known only at run time (a command-line tool, a log
+/// reader): the prefix (without its `_`) and the rest, when `text` starts with a prefix that
+/// [`is_valid_prefix`] accepts and `_`; `None` otherwise (an unprefixed ID, say). The rest is
+/// not parsed: read it with [`UlidFlake::parse_ascii`], whose error indexes then count from
+/// `prefix.len() + 1`.
+///
+/// ```
+/// use ulid_flake_core::{UlidFlake, split_prefix};
+///
+/// let (prefix, rest) = split_prefix(b"user_00CMXB6TAK4SA").unwrap();
+/// assert_eq!(prefix, "user");
+/// assert_eq!(UlidFlake::parse_ascii(rest)?.to_string(), "00CMXB6TAK4SA");
+/// assert_eq!(split_prefix(b"00CMXB6TAK4SA"), None);
+/// assert_eq!(split_prefix(b"User_00CMXB6TAK4SA"), None); // not a valid prefix
+/// assert_eq!(split_prefix(format!("{}_00CMXB6TAK4SA", "a".repeat(32)).as_bytes()), None);
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+pub fn split_prefix(text: &[u8]) -> Option<(&str, &[u8])> {
+    let end = text.iter().position(|&byte| byte == b'_')?;
+    let prefix = core::str::from_utf8(&text[..end]).ok()?;
+    is_valid_prefix(prefix).then(|| (prefix, &text[end + 1..]))
 }
 
 /// An [`Id<T>`] whose text carries `T`'s prefix: `user_00CMXB6TAK4SA` in `Display`,
@@ -188,6 +225,61 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
         }
     }
 
+    /// The ID with this integer value, as [`UlidFlake::from_u64`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] above `i64::MAX`.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id = PrefixedId::<User>::from_u64(14_246_757_444_195_114)?;
+    /// assert_eq!(id.to_string(), "user_00CMXB6TAK4SA");
+    /// assert!(PrefixedId::<User>::from_u64(1 << 63).is_err());
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn from_u64(value: u64) -> Result<Self, Error> {
+        match Id::from_u64(value) {
+            Ok(id) => Ok(Self::from_id(id)),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The 8-byte big-endian form, as [`UlidFlake::to_bytes`]: no prefix (only text has one).
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id: PrefixedId<User> = "user_00CMXB6TAK4SA".parse()?;
+    /// assert_eq!(id.to_bytes(), [0, 0x32, 0x9D, 0x59, 0xB4, 0xA9, 0x93, 0x2A]);
+    /// assert_eq!(PrefixedId::<User>::from_bytes(id.to_bytes())?, id);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn to_bytes(self) -> [u8; 8] {
+        self.id.to_bytes()
+    }
+
+    /// The ID of an 8-byte big-endian form, as [`UlidFlake::from_bytes`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] when the top bit is set.
+    pub const fn from_bytes(bytes: [u8; 8]) -> Result<Self, Error> {
+        match Id::from_bytes(bytes) {
+            Ok(id) => Ok(Self::from_id(id)),
+            Err(error) => Err(error),
+        }
+    }
+
     /// Parses the prefixed text: `T`'s prefix exactly, `_`, then the 13 characters as
     /// [`UlidFlake::parse_str`] reads them (in either case).
     ///
@@ -246,8 +338,22 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
         Id::generate().map(Self::from_id)
     }
 
-    /// Writes the prefixed text into `buf` and returns it, without allocating.
-    pub(crate) fn encode(self, buf: &mut [u8; MAX_TEXT_LEN]) -> &str {
+    /// Writes the prefixed text into `buf` and returns it, without allocating: the text
+    /// `Display` writes.
+    ///
+    /// ```
+    /// use ulid_flake_core::{MAX_PREFIXED_LEN, Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id: PrefixedId<User> = "user_00CMXB6TAK4SA".parse()?;
+    /// let mut buf = [0; MAX_PREFIXED_LEN];
+    /// assert_eq!(id.encode(&mut buf), "user_00CMXB6TAK4SA");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn encode(self, buf: &mut [u8; MAX_PREFIXED_LEN]) -> &str {
         let prefix = Self::PREFIX.as_bytes();
         let (head, tail) = buf.split_at_mut(prefix.len());
         head.copy_from_slice(prefix);
@@ -315,6 +421,9 @@ impl<T: Prefix + ?Sized> Hash for PrefixedId<T> {
     }
 }
 
+// The integer formats carry no prefix, as the other integer forms do not (the type's docs).
+crate::fmt::integer_formats!([T: Prefix + ?Sized] PrefixedId<T>);
+
 impl<T: Prefix + ?Sized> fmt::Debug for PrefixedId<T> {
     /// `PrefixedId<User>(user_00CMXB6TAK4SA)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -328,7 +437,7 @@ impl<T: Prefix + ?Sized> fmt::Display for PrefixedId<T> {
     /// The prefixed text, `user_00CMXB6TAK4SA`. Width, fill and alignment flags are
     /// honoured.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut buf = [0; MAX_TEXT_LEN];
+        let mut buf = [0; MAX_PREFIXED_LEN];
         f.pad(self.encode(&mut buf))
     }
 }
@@ -384,7 +493,7 @@ impl<T: Prefix + ?Sized> From<PrefixedId<T>> for i64 {
 impl<T: Prefix + ?Sized> From<PrefixedId<T>> for alloc::string::String {
     /// The prefixed text, as `to_string` gives it.
     fn from(id: PrefixedId<T>) -> Self {
-        let mut buf = [0; MAX_TEXT_LEN];
+        let mut buf = [0; MAX_PREFIXED_LEN];
         id.encode(&mut buf).into()
     }
 }

@@ -67,6 +67,20 @@ fn an_uppercase_prefix_is_no_prefix() {
 }
 
 #[test]
+fn a_prefix_over_31_characters_is_no_prefix() {
+    // The core's rule, which `PrefixedId` enforces: such a text is no prefixed ID.
+    let input = format!("{}_02MWMFBHB1YJ2", "a".repeat(32));
+    ulid_flake()
+        .args(["inspect", &input])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("argument 1: invalid length: expected 13 ASCII characters, found 46 bytes\n");
+    let longest = format!("{}_02MWMFBHB1YJ2", "a".repeat(31));
+    assert!(stdout_of(&["inspect", &longest]).contains(&"a".repeat(31)));
+}
+
+#[test]
 fn convert_reads_prefixed_ids() {
     assert_eq!(
         stdout_of(&["convert", "--to", "integer", "user_02MWMFBHB1YJ2"]),

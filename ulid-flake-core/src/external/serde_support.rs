@@ -55,7 +55,7 @@ impl<T: Prefix + ?Sized> Serialize for PrefixedId<T> {
     /// others, as [`Id`]'s: the prefix is part of the text only.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if serializer.is_human_readable() {
-            let mut buf = [0; crate::prefixed::MAX_TEXT_LEN];
+            let mut buf = [0; crate::prefixed::MAX_PREFIXED_LEN];
             serializer.serialize_str(self.encode(&mut buf))
         } else {
             self.to_id().serialize(serializer)

@@ -64,5 +64,5 @@ macro_rules! text_form {
 text_form! {
     [] UlidFlake, ENCODED_LEN;
     [T: ?Sized] Id<T>, ENCODED_LEN;
-    [T: Prefix + ?Sized] PrefixedId<T>, crate::prefixed::MAX_TEXT_LEN;
+    [T: Prefix + ?Sized] PrefixedId<T>, crate::prefixed::MAX_PREFIXED_LEN;
 }

@@ -1,6 +1,9 @@
 //! Prefixed IDs: `user_02MWMFBHB1YJ2` as text, the `Id<T>` value and storage otherwise.
 
-use ulid_flake_core::{Error, Id, Prefix, PrefixedId, UlidFlake, ulid_flake};
+use ulid_flake_core::{
+    Error, Id, MAX_PREFIXED_LEN, Prefix, PrefixedId, UlidFlake, is_valid_prefix, split_prefix,
+    ulid_flake,
+};
 
 #[derive(Debug)]
 struct User;
@@ -411,4 +414,67 @@ fn diesel_stores_it_as_a_bigint() {
     {
         stored_as_bigint::<DB, PrefixedId<User>>();
     }
+}
+
+#[test]
+fn the_integer_forms_are_the_ids_without_a_prefix() {
+    let id = user();
+    let value = VALUE.to_u64();
+    assert_eq!(id.to_u64(), value);
+    assert_eq!(PrefixedId::<User>::from_u64(value), Ok(id));
+    assert_eq!(
+        PrefixedId::<User>::from_u64(1 << 63),
+        Err(Error::OutOfRange { found: 1 << 63 })
+    );
+    assert_eq!(id.to_bytes(), value.to_be_bytes());
+    assert_eq!(PrefixedId::<User>::from_bytes(value.to_be_bytes()), Ok(id));
+    assert_eq!(
+        PrefixedId::<User>::from_bytes([0x80, 0, 0, 0, 0, 0, 0, 0]),
+        Err(Error::OutOfRange { found: 1 << 63 })
+    );
+    assert_eq!(format!("{id:x}"), format!("{value:x}"));
+    assert_eq!(format!("{id:#X}"), format!("{value:#X}"));
+    assert_eq!(format!("{id:b}"), format!("{value:b}"));
+    assert_eq!(format!("{id:o}"), format!("{value:o}"));
+    assert_eq!(format!("{id:#x}"), format!("{:#x}", id.to_id()));
+}
+
+#[test]
+fn encode_writes_the_display_text_into_a_buffer() {
+    let mut buf = [0; MAX_PREFIXED_LEN];
+    assert_eq!(user().encode(&mut buf), "user_02MWMFBHB1YJ2");
+    let long = PrefixedId::<Long>::from(UlidFlake::MAX);
+    let mut buf = [0; MAX_PREFIXED_LEN];
+    let text = long.encode(&mut buf);
+    assert_eq!(text, "abcdefghijklmnopqrstuvwxyz01234_7ZZZZZZZZZZZZ");
+    assert_eq!(text.len(), MAX_PREFIXED_LEN);
+    assert_eq!(text, long.to_string());
+}
+
+#[test]
+fn split_prefix_applies_the_rule_of_every_prefix() {
+    assert_eq!(
+        split_prefix(b"user_02MWMFBHB1YJ2"),
+        Some(("user", &b"02MWMFBHB1YJ2"[..]))
+    );
+    // The rest is not parsed: the caller reads it.
+    assert_eq!(split_prefix(b"v2_x"), Some(("v2", &b"x"[..])));
+    let longest = format!("{}_02MWMFBHB1YJ2", Long::PREFIX);
+    assert_eq!(
+        split_prefix(longest.as_bytes()),
+        Some((Long::PREFIX, &b"02MWMFBHB1YJ2"[..]))
+    );
+    for text in [
+        "02MWMFBHB1YJ2",
+        "_02MWMFBHB1YJ2",
+        "User_02MWMFBHB1YJ2",
+        "2fa_02MWMFBHB1YJ2",
+        "us-er_02MWMFBHB1YJ2",
+        "abcdefghijklmnopqrstuvwxyz012345_02MWMFBHB1YJ2", // 32 characters
+    ] {
+        assert_eq!(split_prefix(text.as_bytes()), None, "{text}");
+    }
+    assert_eq!(split_prefix(b"\xFFuser_02MWMFBHB1YJ2"), None);
+    assert!(is_valid_prefix(Long::PREFIX));
+    assert!(!is_valid_prefix("abcdefghijklmnopqrstuvwxyz012345"));
 }
