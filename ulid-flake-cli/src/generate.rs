@@ -52,10 +52,7 @@ pub(crate) fn run(
 ) -> io::Result<()> {
     for _ in 0..count {
         let id = generator.generate_blocking().map_err(io::Error::other)?;
-        match prefix {
-            None => output::write_id(out, id, format)?,
-            Some(prefix) => output::write_prefixed_id(out, prefix, id, format)?,
-        }
+        output::write_prefixed_id(out, prefix, id, format)?;
     }
     Ok(())
 }

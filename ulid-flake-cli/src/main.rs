@@ -77,6 +77,7 @@ Examples:
   ulid-flake convert 0x3CB47C72EF7594 --to base32         00F5MFHSEYXCM
   ulid-flake convert --from integer 1234567890123 --to base32
   ulid-flake convert --to integer < ids.txt > integers.txt
+  ulid-flake convert 95583272615082562 --to base32 --prefix user   user_02MWMFBHB1YJ2
 
 With --from auto, exactly 13 characters are always Base32, even if they are all digits
 (the decimal integer of any ID made 2.6 hours or more after the epoch has more digits).";
@@ -164,6 +165,10 @@ struct ConvertArgs {
     /// The form of the outputs
     #[arg(long, value_enum)]
     to: Format,
+    /// Write each ID after this entity prefix and an underscore, as `generate --prefix` does;
+    /// base32 and json formats only
+    #[arg(long, value_name = "PREFIX", value_parser = parse_prefix)]
+    prefix: Option<String>,
 }
 
 /// Parses `--epoch`, with the library's range check and message.
@@ -188,14 +193,26 @@ fn parse_prefix(text: &str) -> Result<String, String> {
     }
 }
 
-/// Exits on a bad combination of `generate`'s options, reported like clap's own argument
-/// errors (with `generate`'s usage), with status 2.
-fn generate_usage_error(kind: ErrorKind, message: impl std::fmt::Display) -> ! {
+/// Exits, as a usage error of `subcommand`, when `--prefix` comes with a format that has no
+/// text.
+fn check_prefix_format(subcommand: &str, prefix: Option<&str>, format: Format) {
+    if prefix.is_some() && matches!(format, Format::Integer | Format::Hex) {
+        usage_error(
+            subcommand,
+            ErrorKind::ArgumentConflict,
+            "--prefix applies to the base32 and json formats only: integers carry no prefix",
+        );
+    }
+}
+
+/// Exits on a bad combination of a subcommand's options, reported like clap's own argument
+/// errors (with that subcommand's usage), with status 2.
+fn usage_error(subcommand: &str, kind: ErrorKind, message: impl std::fmt::Display) -> ! {
     let mut command = Cli::command();
     command.build();
     command
-        .find_subcommand_mut("generate")
-        .expect("the generate subcommand is defined")
+        .find_subcommand_mut(subcommand)
+        .expect("the subcommand is defined")
         .error(kind, message)
         .exit()
 }
@@ -207,16 +224,11 @@ fn main() -> ExitCode {
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let result = match cli.command {
         Command::Generate(args) => {
-            if args.prefix.is_some() && matches!(args.format, Format::Integer | Format::Hex) {
-                generate_usage_error(
-                    ErrorKind::ArgumentConflict,
-                    "--prefix applies to the base32 and json formats only: integers carry no prefix",
-                );
-            }
+            check_prefix_format("generate", args.prefix.as_deref(), args.format);
             let generator =
                 generate::build_generator(args.epoch, args.scalability_id, args.entropy_bytes)
                     .unwrap_or_else(|error| {
-                        generate_usage_error(ErrorKind::ValueValidation, error)
+                        usage_error("generate", ErrorKind::ValueValidation, error)
                     });
             let prefix = args.prefix.as_deref();
             generate::run(&generator, args.count, args.format, prefix, &mut out).map(|()| 0)
@@ -235,9 +247,13 @@ fn main() -> ExitCode {
                 inspection.write_table(out)
             })
         }
-        Command::Convert(args) => stream::each_id(&args.ids, args.from, &mut out, |out, _, id| {
-            output::write_id(out, id, args.to)
-        }),
+        Command::Convert(args) => {
+            check_prefix_format("convert", args.prefix.as_deref(), args.to);
+            let prefix = args.prefix.as_deref();
+            stream::each_id(&args.ids, args.from, &mut out, |out, _, id| {
+                output::write_prefixed_id(out, prefix, id, args.to)
+            })
+        }
     };
     match result.and_then(|failures| out.flush().map(|()| failures)) {
         Ok(0) => ExitCode::SUCCESS,

@@ -44,15 +44,18 @@ pub(crate) fn write_id(out: &mut impl Write, id: UlidFlake, format: Format) -> i
     }
 }
 
-/// Writes one ID as a line in `format`, its text after `prefix` and `_`
+/// Writes one ID as a line in `format`, its text after `prefix` and `_` when there is one
 /// (`user_00CMXB6TAK4SA`): the Base32 line, or the JSON object's `id`. The integer forms
 /// have no prefix (`main` refuses `--prefix` with them).
 pub(crate) fn write_prefixed_id(
     out: &mut impl Write,
-    prefix: &str,
+    prefix: Option<&str>,
     id: UlidFlake,
     format: Format,
 ) -> io::Result<()> {
+    let Some(prefix) = prefix else {
+        return write_id(out, id, format);
+    };
     let mut text = [0; ENCODED_LEN];
     match format {
         Format::Base32 => writeln!(out, "{prefix}_{}", id.encode(&mut text)),

@@ -49,8 +49,10 @@ macro_rules! ulid_flake {
 }
 
 /// Defines a key type of your own over [`UlidFlake`](crate::UlidFlake): `struct UserId(pub
-/// UlidFlake)` with everything [`Id<T>`](crate::Id) has, for those who prefer one type per
-/// key to `Id<User>`.
+/// UlidFlake)`, for those who prefer one type per key to `Id<User>`. It has the traits and
+/// integrations listed below — not yet all of [`Id<T>`](crate::Id)'s: the postgres-types,
+/// rusqlite, async-graphql, arbitrary, proptest and chrono/time/jiff integrations are
+/// `Id<T>`'s only.
 ///
 /// ```
 /// ulid_flake_core::newtype! {
@@ -84,14 +86,14 @@ macro_rules! ulid_flake {
 ///
 /// - `std`: `UserId::generate()`, from the process-wide generator, as `UlidFlake::generate`;
 /// - `serde`: `Serialize` and `Deserialize`, as [`UlidFlake`](crate::UlidFlake)'s;
-/// - `sqlx`: sqlx's `Type`, `Encode` and `Decode` as a `BIGINT` on every database (and
+/// - `sqlx09`: sqlx's `Type`, `Encode` and `Decode` as a `BIGINT` on every database (and
 ///   `PgHasArrayType` with PostgreSQL);
-/// - `diesel`: Diesel's `AsExpression` (also for `Nullable<BigInt>`), `Queryable`
+/// - `diesel2`: Diesel's `AsExpression` (also for `Nullable<BigInt>`), `Queryable`
 ///   (hence `FromSqlRow`), `ToSql` and `FromSql` as `BigInt`, on every backend;
-/// - `sea-orm`: SeaORM's column-type traits as a `BIGINT` (`TryGetable`, `ValueType`,
+/// - `sea-orm2`: SeaORM's column-type traits as a `BIGINT` (`TryGetable`, `ValueType`,
 ///   `Nullable`, `From<UserId> for Value`, `TryFromU64`, so it can be a primary key, and the
 ///   array traits for PostgreSQL);
-/// - `utoipa` and `schemars`: the schema of [`UlidFlake`](crate::UlidFlake), under its name, so
+/// - `utoipa5` and `schemars1`: the schema of [`UlidFlake`](crate::UlidFlake), under its name, so
 ///   every ID of a document shares one definition.
 ///
 /// Attributes before `struct` (documentation, `#[derive]`s of other traits) are kept. The

@@ -1,5 +1,5 @@
 //! Prefixed IDs (`user_02MWMFBHB1YJ2`, as `ulid_flake_core::PrefixedId` writes them):
-//! `inspect` and `convert` read them, `generate --prefix` writes them.
+//! `inspect` and `convert` read them, `generate --prefix` and `convert --prefix` write them.
 
 use ulid_flake_core::{Prefix, PrefixedId};
 
@@ -134,5 +134,70 @@ fn generate_prefix_needs_a_text_format() {
             .stderr(predicates::str::starts_with(
                 "error: --prefix applies to the base32 and json formats only",
             ));
+    }
+}
+
+#[test]
+fn convert_prefix_writes_ids_a_prefixed_id_parses() {
+    let base32 = stdout_of(&[
+        "convert",
+        "--to",
+        "base32",
+        "--prefix",
+        "user",
+        "95583272615082562",
+    ]);
+    assert_eq!(base32, "user_02MWMFBHB1YJ2\n");
+    let id: PrefixedId<User> = base32.trim_end().parse().unwrap();
+    assert_eq!(id.to_i64(), 95_583_272_615_082_562);
+    // A prefixed input takes the new prefix: convert writes what it is told.
+    assert_eq!(
+        stdout_of(&[
+            "convert",
+            "--to",
+            "json",
+            "--prefix",
+            "post",
+            "user_02MWMFBHB1YJ2"
+        ]),
+        "{\"id\":\"post_02MWMFBHB1YJ2\",\"integer\":95583272615082562}\n"
+    );
+}
+
+#[test]
+fn convert_prefix_is_checked_and_needs_a_text_format() {
+    ulid_flake()
+        .args([
+            "convert",
+            "--to",
+            "base32",
+            "--prefix",
+            "User",
+            "02MWMFBHB1YJ2",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "expected a lowercase ASCII letter, then lowercase letters and digits, at most 31 \
+             characters",
+        ));
+    for format in ["integer", "hex"] {
+        ulid_flake()
+            .args([
+                "convert",
+                "--to",
+                format,
+                "--prefix",
+                "user",
+                "02MWMFBHB1YJ2",
+            ])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::starts_with(
+                "error: --prefix applies to the base32 and json formats only",
+            ))
+            .stderr(predicates::str::contains("ulid-flake convert"));
     }
 }
