@@ -7,6 +7,11 @@
 //! `T` must implement `ToSchema`, as the entities of an API do; for an entity that does not,
 //! mark the field `#[schema(value_type = UlidFlake)]`.
 //!
+//! A path parameter (`params(("id" = Id<User>, Path))`) refers to the same `UlidFlake_User`,
+//! which the document defines only when a schema it registers has an `Id<User>` field (as
+//! `components(schemas(User))` does when `User` has its key): otherwise the reference
+//! dangles. Register such a schema, or give the parameter `UlidFlake`.
+//!
 //! `Id<T>` implements utoipa's `ComposeSchema`, which the derive calls for generic types.
 //! utoipa hides that trait from its docs (`utoipa::__dev`), but it is the only way a
 //! hand-written generic type composes, and the tests pin the document it produces.
