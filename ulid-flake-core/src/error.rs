@@ -131,6 +131,12 @@ pub enum Error {
     /// The process-wide default generator was configured after it had already been set up,
     /// by an earlier configuration or by a first use.
     DefaultGeneratorAlreadySet,
+    /// The default generator's scalability id was given twice: by the environment variable
+    /// and by a scalability-id lease, in either order.
+    ScalabilityIdConfiguredTwice {
+        /// The environment variable, `ULID_FLAKE_SCALABILITY_ID`.
+        variable: &'static str,
+    },
     /// A UUID that does not come from [`UlidFlake::to_uuid_v7`](crate::UlidFlake) with the
     /// given epoch.
     InvalidUuid {
@@ -263,8 +269,13 @@ impl fmt::Display for Error {
                 "invalid environment variable {name}: expected {expected}, found another value"
             ),
             Self::DefaultGeneratorAlreadySet => f.write_str(
-                "default generator already set: expected to configure it once, \
-                 before its first use, found it configured or used already",
+                "default generator already set: expected to configure it once, at start-up \
+                 before the first ID made through it, found it configured or used already",
+            ),
+            Self::ScalabilityIdConfiguredTwice { variable } => write!(
+                f,
+                "scalability id configured twice: expected {variable} or a scalability-id \
+                 lease, found both; where a lease assigns the id, unset {variable}"
             ),
             Self::InvalidUuid { expected } => write!(
                 f,

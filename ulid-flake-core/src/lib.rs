@@ -74,7 +74,7 @@
 //! # Clients without an adapter crate
 //!
 //! The sqlx and Diesel integrations have adapter crates (`ulid-flake-sqlx`,
-//! `ulid-flake-diesel`); these are features of this crate alone. Each covers [`UlidFlake`],
+//! `ulid-flake-diesel`); these have none: turn them on here, or through either adapter. Each covers [`UlidFlake`],
 //! [`Id<T>`](Id) and [`PrefixedId<T>`](PrefixedId), and reports a bad value with this crate's
 //! [`Error`] as the source of the client's own error, so its message says what was expected
 //! and what was found.

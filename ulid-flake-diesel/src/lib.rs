@@ -13,9 +13,9 @@
 //! diesel = { version = "2.3", features = ["postgres"] }
 //! ```
 //!
-//! The core's `serde` (on by default), `uuid`, `utoipa`, `schemars` and `tokio` features pass
-//! through under the same names (`features = ["postgres", "utoipa"]`): no separate
-//! `ulid-flake-core` line is needed.
+//! Every other feature of the core passes through under the same name (`serde` is on by
+//! default; `features = ["postgres", "utoipa"]`): no separate `ulid-flake-core` line is
+//! needed.
 //!
 //! For PostgreSQL (the same code runs on MySQL/MariaDB and SQLite with a `MysqlConnection`
 //! or `SqliteConnection`; see `examples/diesel-sqlite`):

@@ -11,9 +11,9 @@
 //! sqlx = { version = "0.9", features = ["runtime-tokio", "postgres", "macros"] }
 //! ```
 //!
-//! The core's `serde` (on by default), `uuid`, `utoipa`, `schemars` and `tokio` features pass
-//! through under the same names (`features = ["postgres", "utoipa"]`): no separate
-//! `ulid-flake-core` line is needed.
+//! Every other feature of the core passes through under the same name (`serde` is on by
+//! default; `features = ["postgres", "utoipa"]`): no separate `ulid-flake-core` line is
+//! needed.
 //!
 //! # Rows with typed IDs
 //!

@@ -54,7 +54,8 @@ crate::__impl_sqlx_via_ulid_flake!([T: crate::prefixed::Prefix + ?Sized,] crate:
 /// `$ty` must be `Copy`, `From<UlidFlake>`, and `UlidFlake: From<$ty>`. Generics go in the
 /// brackets with a trailing comma: `[T: ?Sized,] Id<T>`.
 ///
-/// Not public API: `ulid-flake-sqlx` wraps it for users' newtypes.
+/// Not public API: the core's `newtype!` expands to it (through `__newtype_sqlx!`), as the
+/// impls of `Id<T>` and `PrefixedId<T>` here do.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_sqlx_via_ulid_flake {

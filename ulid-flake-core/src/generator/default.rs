@@ -15,14 +15,26 @@ use crate::ulid_flake::UlidFlake;
 /// ```
 pub const SCALABILITY_ID_VARIABLE: &str = "ULID_FLAKE_SCALABILITY_ID";
 
-/// Set once, by [`set_default_generator`] or by the first use; an environment that fails to
-/// configure it is kept as its error, returned to every caller.
-static DEFAULT: OnceLock<Result<&'static Generator, Error>> = OnceLock::new();
+/// Set once, by [`set_default_generator`], a lease, [`init_from_env`] or the first use, with
+/// who set it up; an environment that fails to configure it is kept as its error, returned to
+/// every caller.
+static DEFAULT: OnceLock<Result<(&'static Generator, Origin), Error>> = OnceLock::new();
+
+/// Who set the default generator up: what a later configuration conflicts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// Built from the environment, by [`init_from_env`] or by the first ID made through it.
+    Environment,
+    /// Installed by [`set_default_generator`].
+    Caller,
+    /// Installed by a scalability-id lease.
+    Lease,
+}
 
 /// The process-wide default generator.
 ///
-/// Unless [`set_default_generator`] installed one first, the first call builds it: a
-/// stand-alone generator with the defaults of [`Generator::new`] — or the scalable layout
+/// Unless [`set_default_generator`] or a lease installed one first, the first call builds it:
+/// a stand-alone generator with the defaults of [`Generator::new`] — or the scalable layout
 /// when [`SCALABILITY_ID_VARIABLE`] is set (see
 /// [`GeneratorBuilder::layout_from_env`](super::GeneratorBuilder::layout_from_env)).
 ///
@@ -37,10 +49,11 @@ static DEFAULT: OnceLock<Result<&'static Generator, Error>> = OnceLock::new();
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 pub fn default_generator() -> Result<&'static Generator, Error> {
-    *DEFAULT.get_or_init(|| {
+    let (generator, _) = (*DEFAULT.get_or_init(|| {
         let generator = Generator::builder().layout_from_env()?.build()?;
-        Ok(Box::leak(Box::new(generator)))
-    })
+        Ok((&*Box::leak(Box::new(generator)), Origin::Environment))
+    }))?;
+    Ok(generator)
 }
 
 /// Installs `generator` as the process-wide default; call it once, at start-up, before any
@@ -67,13 +80,23 @@ pub fn set_default_generator(generator: Generator) -> Result<(), Error> {
     if DEFAULT.get().is_some() {
         return Err(Error::DefaultGeneratorAlreadySet);
     }
-    set_default_generator_ref(Box::leak(Box::new(generator)))
+    install(Box::leak(Box::new(generator)), Origin::Caller)
 }
 
-/// Installs a generator that lives until the process exits (a leased one) as the default.
-pub(crate) fn set_default_generator_ref(generator: &'static Generator) -> Result<(), Error> {
+/// Installs a leased generator, which lives until the process exits, as the default. The
+/// lease assigns the scalability id, so [`SCALABILITY_ID_VARIABLE`] must not be set.
+pub(crate) fn install_leased(generator: &'static Generator) -> Result<(), Error> {
+    if std::env::var_os(SCALABILITY_ID_VARIABLE).is_some() {
+        return Err(Error::ScalabilityIdConfiguredTwice {
+            variable: SCALABILITY_ID_VARIABLE,
+        });
+    }
+    install(generator, Origin::Lease)
+}
+
+fn install(generator: &'static Generator, origin: Origin) -> Result<(), Error> {
     DEFAULT
-        .set(Ok(generator))
+        .set(Ok((generator, origin)))
         .map_err(|_| Error::DefaultGeneratorAlreadySet)
 }
 
@@ -99,17 +122,22 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
     }
 }
 
-/// Sets the process-wide default generator up from the environment now, at start-up, so that
-/// a bad [`SCALABILITY_ID_VARIABLE`] stops the process before it serves anything, with an
-/// error that names the variable, the value found and the range expected. Without this call
-/// the first ID made through the default builds it, and reports the same error then.
+/// Checks the environment now, at start-up, so that a bad [`SCALABILITY_ID_VARIABLE`] stops
+/// the process before it serves anything, with an error that names the variable, the value
+/// found and the range expected. Without this call the first ID made through the default
+/// generator reports the same error then.
 ///
-/// When a default generator is in place already (installed, or built by a first use), this
-/// checks nothing more and succeeds.
+/// It composes with a scalability-id lease, in either order: where the variable is unset it
+/// builds nothing (the default is built at the first ID, stand-alone, unless a lease's
+/// `install_default` installs the leased generator first); where the variable is set it
+/// builds the scalable default from it now. The variable and a lease both configuring the
+/// default is an error, whichever comes second.
 ///
 /// # Errors
 ///
-/// [`Error::InvalidEnvironmentValue`] for a bad [`SCALABILITY_ID_VARIABLE`].
+/// [`Error::InvalidEnvironmentValue`] for a bad [`SCALABILITY_ID_VARIABLE`];
+/// [`Error::ScalabilityIdConfiguredTwice`] when the variable is set and a lease's generator is
+/// the default.
 ///
 /// ```
 /// fn main() -> Result<(), ulid_flake_core::Error> {
@@ -119,7 +147,15 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
 /// }
 /// ```
 pub fn init_from_env() -> Result<(), Error> {
-    default_generator().map(drop)
+    let variable = scalability_id_from_env()?;
+    match (DEFAULT.get(), variable) {
+        (Some(Ok((_, Origin::Lease))), Some(_)) => Err(Error::ScalabilityIdConfiguredTwice {
+            variable: SCALABILITY_ID_VARIABLE,
+        }),
+        (Some(result), _) => result.map(drop),
+        (None, Some(_)) => default_generator().map(drop),
+        (None, None) => Ok(()),
+    }
 }
 
 /// The process-wide generator's entry points on the value type itself.

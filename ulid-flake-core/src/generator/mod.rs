@@ -94,7 +94,7 @@ pub(crate) mod waiting;
 pub use builder::GeneratorBuilder;
 pub use clock::{Clock, SystemClock};
 pub use config::{DEFAULT_ROLLBACK_ALLOWANCE, Layout};
-pub(crate) use default::set_default_generator_ref;
+pub(crate) use default::install_leased;
 pub use default::{
     SCALABILITY_ID_VARIABLE, default_generator, init_from_env, set_default_generator,
 };

@@ -116,7 +116,7 @@ use std::time::SystemTime;
 pub use clock::LeaseClock;
 
 use crate::error::Error;
-use crate::generator::{Generator, GeneratorBuilder, SystemClock, set_default_generator_ref};
+use crate::generator::{Generator, GeneratorBuilder, SystemClock, install_leased};
 use crate::layout::SCALABILITY_ID_MAX;
 
 pub use crate::generator::waiting::NEW_ID_LEASE_WAIT;
@@ -519,8 +519,10 @@ pub enum LeaseError {
     },
     /// The generator's settings are invalid.
     Generator(Error),
-    /// Installing the lease's generator as the process-wide default found one in place.
-    DefaultGeneratorAlreadySet,
+    /// The lease's generator could not be installed as the process-wide default:
+    /// [`Error::DefaultGeneratorAlreadySet`] (one is in place already) or
+    /// [`Error::ScalabilityIdConfiguredTwice`] (the environment variable is set).
+    Install(Error),
     /// The database failed for the whole acquisition timeout; this is its last error.
     Database(Box<dyn core::error::Error + Send + Sync>),
 }
@@ -546,10 +548,9 @@ impl fmt::Display for LeaseError {
                 write!(f, "invalid lease timing: expected {expected}")
             }
             Self::Generator(error) => write!(f, "invalid lease generator: {error}"),
-            Self::DefaultGeneratorAlreadySet => write!(
+            Self::Install(error) => write!(
                 f,
-                "{}; the lease was released",
-                Error::DefaultGeneratorAlreadySet
+                "lease not installed as the default generator: {error}; the lease was released"
             ),
             Self::Database(error) => write!(f, "lease database error: {error}"),
         }
@@ -560,7 +561,7 @@ impl core::error::Error for LeaseError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             Self::Database(error) => Some(&**error),
-            Self::Generator(error) => Some(error),
+            Self::Generator(error) | Self::Install(error) => Some(error),
             _ => None,
         }
     }
@@ -725,8 +726,11 @@ impl ScalabilityIdLease {
     ///
     /// # Errors
     ///
-    /// [`LeaseError::DefaultGeneratorAlreadySet`] when the process has a default generator
-    /// already (installed, or built by a first use); the lease is then released.
+    /// [`LeaseError::Install`]: with [`Error::DefaultGeneratorAlreadySet`] when the process
+    /// has a default generator already (installed, or built by an ID made through it: install
+    /// the lease at start-up, before the first ID; `init_from_env()` builds nothing while
+    /// `ULID_FLAKE_SCALABILITY_ID` is unset), with [`Error::ScalabilityIdConfiguredTwice`]
+    /// when that variable is set (the lease assigns the id). The lease is then released.
     ///
     /// ```
     /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore, installed_lease_status};
@@ -745,9 +749,7 @@ impl ScalabilityIdLease {
     pub fn install_default(mut self) -> Result<(), LeaseError> {
         // Kept until the process exits: the default generator can never outlive its lease.
         let shared: &'static Shared<SystemClock> = Box::leak(Box::new(Arc::clone(&self.shared)));
-        if set_default_generator_ref(&shared.generator).is_err() {
-            return Err(LeaseError::DefaultGeneratorAlreadySet);
-        }
+        install_leased(&shared.generator).map_err(LeaseError::Install)?;
         // Only the first install reaches this point: the default is set once.
         let _ = INSTALLED.set(shared);
         // The thread runs on, detached.

@@ -5,7 +5,37 @@
 use ulid_flake_core::generator::{Generator, Layout, SCALABILITY_ID_VARIABLE, default_generator};
 use ulid_flake_core::{Error, Id, UlidFlake};
 
+use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease};
+
+use crate::lease::LocalTable;
 use crate::support::report_of_child;
+
+/// Installs a lease on scalability id 9 as the default generator.
+fn install_lease() -> String {
+    match ScalabilityIdLease::acquire(LocalTable::default(), LeaseOptions::new("jobs").ids(9..=9))
+        .unwrap()
+        .install_default()
+    {
+        Ok(()) => "installed".to_owned(),
+        Err(error) => error.to_string(),
+    }
+}
+
+/// `init_from_env`'s result, as the report shows it.
+fn init() -> String {
+    ulid_flake_core::init_from_env().map_or_else(|e| e.to_string(), |()| "ok".into())
+}
+
+/// What the default generator issues now: its layout and the id its IDs carry.
+fn issued() -> String {
+    let id = UlidFlake::generate().unwrap();
+    match default_generator().unwrap().layout() {
+        Layout::StandAlone => "stand-alone".to_owned(),
+        Layout::Scalable { scalability_id } => {
+            format!("id {} (layout {scalability_id})", id.scalability_id())
+        }
+    }
+}
 
 /// Runs `probe` in a child with `ULID_FLAKE_SCALABILITY_ID` set to `value` (or unset) and
 /// `PROBE_CASE` to `case`, and returns its report.
@@ -67,6 +97,19 @@ fn probe() {
                 "{:?}",
                 ulid_flake_core::generator::set_default_generator(Generator::new())
             )
+        }
+        "env-then-lease" => format!("init {}; lease {}; {}", init(), install_lease(), issued()),
+        "lease-then-env" => format!("lease {}; init {}; {}", install_lease(), init(), issued()),
+        "id-then-lease" => {
+            let first = issued();
+            format!("{first}; lease {}; {}", install_lease(), issued())
+        }
+        "lease-then-variable-then-env" => {
+            let lease = install_lease();
+            // SAFETY: no other thread reads the environment: the lease's renewal thread
+            // talks to its store only.
+            unsafe { std::env::set_var(SCALABILITY_ID_VARIABLE, "3") };
+            format!("lease {lease}; init {}; {}", init(), issued())
         }
         other => panic!("unknown case {other}"),
     };
@@ -158,5 +201,54 @@ fn configuring_in_code_after_first_use_is_refused() {
     assert_eq!(
         probe_in_child("use-then-configure", None),
         "Err(DefaultGeneratorAlreadySet)"
+    );
+}
+
+/// The message of a lease refused because the variable is set.
+const CONFIGURED_TWICE: &str = "lease not installed as the default generator: scalability id \
+    configured twice: expected ULID_FLAKE_SCALABILITY_ID or a scalability-id lease, found both; \
+    where a lease assigns the id, unset ULID_FLAKE_SCALABILITY_ID; the lease was released";
+
+#[test]
+fn init_from_env_then_a_lease_compose() {
+    assert_eq!(
+        probe_in_child("env-then-lease", None),
+        "init ok; lease installed; id 9 (layout 9)"
+    );
+}
+
+#[test]
+fn a_lease_then_init_from_env_compose() {
+    assert_eq!(
+        probe_in_child("lease-then-env", None),
+        "lease installed; init ok; id 9 (layout 9)"
+    );
+}
+
+#[test]
+fn a_lease_after_the_first_id_is_refused_with_what_to_do() {
+    assert_eq!(
+        probe_in_child("id-then-lease", None),
+        "stand-alone; lease lease not installed as the default generator: default generator \
+         already set: expected to configure it once, at start-up before the first ID made \
+         through it, found it configured or used already; the lease was released; stand-alone"
+    );
+}
+
+#[test]
+fn the_variable_and_a_lease_are_an_error_naming_both_in_either_order() {
+    assert_eq!(
+        probe_in_child("env-then-lease", Some("3")),
+        format!("init ok; lease {CONFIGURED_TWICE}; id 3 (layout 3)")
+    );
+    assert_eq!(
+        probe_in_child("lease-then-env", Some("3")),
+        format!("lease {CONFIGURED_TWICE}; init ok; id 3 (layout 3)")
+    );
+    assert_eq!(
+        probe_in_child("lease-then-variable-then-env", None),
+        "lease installed; init scalability id configured twice: expected \
+         ULID_FLAKE_SCALABILITY_ID or a scalability-id lease, found both; where a lease assigns \
+         the id, unset ULID_FLAKE_SCALABILITY_ID; id 9 (layout 9)"
     );
 }

@@ -47,7 +47,13 @@ fn every_error_message_says_what_was_expected_and_found() {
         ),
         (
             Error::DefaultGeneratorAlreadySet,
-            "default generator already set: expected to configure it once, before its first use, found it configured or used already",
+            "default generator already set: expected to configure it once, at start-up before the first ID made through it, found it configured or used already",
+        ),
+        (
+            Error::ScalabilityIdConfiguredTwice {
+                variable: "ULID_FLAKE_SCALABILITY_ID",
+            },
+            "scalability id configured twice: expected ULID_FLAKE_SCALABILITY_ID or a scalability-id lease, found both; where a lease assigns the id, unset ULID_FLAKE_SCALABILITY_ID",
         ),
         (
             Error::InvalidUuid {

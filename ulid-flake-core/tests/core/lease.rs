@@ -15,7 +15,7 @@ use crate::support::report_of_child;
 
 /// A table in this process: grants every id, and records the releases.
 #[derive(Clone, Default)]
-struct LocalTable {
+pub(crate) struct LocalTable {
     released: Arc<Mutex<Vec<u8>>>,
 }
 
