@@ -114,11 +114,15 @@ step_features() {
 }
 
 step_package() {
-  # cargo unpacks the packages it verifies against from a local registry, and reuses an earlier
-  # run's copy of the same version: drop those, so each run builds today's sources.
+  # The verification builds take the packaged crates from a local registry, and cargo counts a
+  # registry crate of the same version as unchanged: in the shared target dir the CLI would be
+  # verified against an earlier build of the core. So they build in a target dir of their
+  # own, where the packaged crates' fingerprints are dropped before each run (their
+  # dependencies stay built); cargo's copies of earlier runs' packages go too.
   rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ulid-flake-* \
-    "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/-*/ulid-flake-*
-  cargo package -q --allow-dirty "${published[@]}"
+    "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/-*/ulid-flake-* \
+    target/package-verify/debug/.fingerprint/ulid-flake-*
+  CARGO_TARGET_DIR=target/package-verify cargo package -q --allow-dirty "${published[@]}"
 }
 
 # Builds every target the later steps run: the tests, the benchmarks (run by `cargo test` in
