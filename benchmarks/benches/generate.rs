@@ -48,11 +48,13 @@ fn one_thread(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate/1 thread");
     let generator = Generator::new();
     group.bench_function("ulid-flake", |b| {
-        b.iter_custom(|iters| time_in_bursts(iters, || black_box(generator.generate()).is_ok()));
+        b.iter_custom(|iters| {
+            time_in_bursts(iters, || black_box(generator.try_generate()).is_ok())
+        });
     });
     let ticking = ticking_generator();
     group.bench_function("ulid-flake (TickerClock)", |b| {
-        b.iter_custom(|iters| time_in_bursts(iters, || black_box(ticking.generate()).is_ok()));
+        b.iter_custom(|iters| time_in_bursts(iters, || black_box(ticking.try_generate()).is_ok()));
     });
     let mut ulid = ulid::Generator::new();
     group.bench_function("ulid (Generator)", |b| {
@@ -124,11 +126,11 @@ fn two_threads(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate/2 threads, one generator");
     let generator = Generator::new();
     group.bench_function("ulid-flake", |b| {
-        b.iter_custom(|iters| shared(iters, || black_box(generator.generate()).is_ok()));
+        b.iter_custom(|iters| shared(iters, || black_box(generator.try_generate()).is_ok()));
     });
     let ticking = ticking_generator();
     group.bench_function("ulid-flake (TickerClock)", |b| {
-        b.iter_custom(|iters| shared(iters, || black_box(ticking.generate()).is_ok()));
+        b.iter_custom(|iters| shared(iters, || black_box(ticking.try_generate()).is_ok()));
     });
     let ulid = Mutex::new(ulid::Generator::new());
     group.bench_function("ulid (Mutex<Generator>)", |b| {
@@ -187,9 +189,9 @@ fn batch(c: &mut Criterion) {
     group.throughput(Throughput::Elements(BATCH as u64));
     let mut out = vec![UlidFlake::MIN; BATCH];
     let generators = [
-        ("ulid-flake generate_batch", Generator::new()),
+        ("ulid-flake try_generate_batch", Generator::new()),
         (
-            "ulid-flake generate_batch (headroom 1 bit)",
+            "ulid-flake try_generate_batch (headroom 1 bit)",
             Generator::builder().headroom_bits(1).build().unwrap(),
         ),
     ];
@@ -197,7 +199,7 @@ fn batch(c: &mut Criterion) {
         group.bench_function(*name, |b| {
             b.iter_custom(|iters| {
                 time_in_bursts_of(1, iters, || {
-                    generator.generate_batch(black_box(&mut out)) == Ok(BATCH)
+                    generator.try_generate_batch(black_box(&mut out)) == Ok(BATCH)
                 })
             });
         });
@@ -208,11 +210,11 @@ fn batch(c: &mut Criterion) {
         .build()
         .unwrap();
     group.bench_function(
-        "ulid-flake generate_batch (headroom 1 bit, TickerClock)",
+        "ulid-flake try_generate_batch (headroom 1 bit, TickerClock)",
         |b| {
             b.iter_custom(|iters| {
                 time_in_bursts_of(1, iters, || {
-                    ticking.generate_batch(black_box(&mut out)) == Ok(BATCH)
+                    ticking.try_generate_batch(black_box(&mut out)) == Ok(BATCH)
                 })
             });
         },
@@ -227,11 +229,11 @@ fn bulk(c: &mut Criterion) {
     let generator = Generator::new();
     let milliseconds = 2_000;
     let start = Instant::now();
-    let first = generator.generate_blocking().unwrap().ms_since_epoch();
+    let first = generator.generate().unwrap().ms_since_epoch();
     let mut ids: u64 = 1;
     let mut last = first;
     while last < first + milliseconds {
-        last = generator.generate_blocking().unwrap().ms_since_epoch();
+        last = generator.generate().unwrap().ms_since_epoch();
         ids += 1;
     }
     let elapsed = start.elapsed();
@@ -250,11 +252,12 @@ fn bulk(c: &mut Criterion) {
     let mut lateness = Vec::new();
     while lateness.len() < 200 {
         let full = loop {
-            if let Err(ulid_flake_core::Error::Overflow { timestamp_ms }) = generator.generate() {
+            if let Err(ulid_flake_core::Error::Overflow { timestamp_ms }) = generator.try_generate()
+            {
                 break timestamp_ms;
             }
         };
-        let id = generator.generate_blocking().unwrap();
+        let id = generator.generate().unwrap();
         if id.ms_since_epoch() > full {
             let boundary = UNIX_EPOCH
                 + Duration::from_millis(ulid_flake_core::Epoch::DEFAULT.unix_ms() + full + 1);

@@ -351,7 +351,7 @@ pub fn child_main(acquire: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLe
             stdout.flush().unwrap();
         }
         for _ in 0..IDS_PER_MS {
-            match lease.generator().generate() {
+            match lease.generator().try_generate() {
                 Ok(id) => {
                     assert_eq!(id.scalability_id(), CONTESTED_ID);
                     let ms = id.ms_since_epoch();
@@ -715,11 +715,7 @@ pub fn ids_in_use_are_refused(
     );
     assert_eq!(third.status().scalability_id, freed);
     assert_eq!(
-        third
-            .generator()
-            .generate_blocking()
-            .unwrap()
-            .scalability_id(),
+        third.generator().generate().unwrap().scalability_id(),
         freed.unwrap()
     );
 }

@@ -35,7 +35,7 @@ pub(crate) fn build_generator(
 
 /// Writes `count` new IDs to `out`, each after `prefix` and `_` when there is one.
 ///
-/// `generate_blocking` waits for the next millisecond whenever the current one is full
+/// `generate` waits for the next millisecond whenever the current one is full
 /// (about every 4,096 IDs stand-alone, 128 scalable), so a large count is paced by the clock
 /// but never fails for it.
 ///
@@ -51,7 +51,7 @@ pub(crate) fn run(
     out: &mut impl Write,
 ) -> io::Result<()> {
     for _ in 0..count {
-        let id = generator.generate_blocking().map_err(io::Error::other)?;
+        let id = generator.generate().map_err(io::Error::other)?;
         output::write_prefixed_id(out, prefix, id, format)?;
     }
     Ok(())

@@ -36,7 +36,7 @@ fn main() -> Result<(), Error> {
         .layout(Layout::Scalable { scalability_id: 3 })
         .build()?;
     println!("\nReplica 3 (scalable layout):");
-    inspect(replica.generate_blocking()?);
+    inspect(replica.generate()?);
 
     println!("\nA bad ID is a clear error:");
     for bad in ["00CMXB6TAK4SI", "8000000000000", "00CMXB6TAK4S"] {

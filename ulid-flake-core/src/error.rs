@@ -55,7 +55,7 @@ pub enum Error {
     },
     /// The randomness of the current millisecond is exhausted: no ID can be made in it
     /// without breaking the order. Wait for the next millisecond (the generator's
-    /// `generate_blocking` and `generate_async` do that for you).
+    /// `generate` and `generate_async` do that for you).
     Overflow {
         /// The millisecond, since the epoch, that is exhausted.
         timestamp_ms: u64,

@@ -452,6 +452,17 @@ impl<T: ?Sized> Id<T> {
         UlidFlake::generate().map(Self::from_ulid_flake)
     }
 
+    /// A new ID from the process-wide default generator, never waiting; see
+    /// [`UlidFlake::try_generate`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::try_generate`].
+    #[cfg(feature = "std")]
+    pub fn try_generate() -> Result<Self, Error> {
+        UlidFlake::try_generate().map(Self::from_ulid_flake)
+    }
+
     /// A new ID from the process-wide default generator, without an error to handle; see
     /// [`UlidFlake::new`] for what it does when the clock or a lease fails.
     ///

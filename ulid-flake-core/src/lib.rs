@@ -43,9 +43,8 @@
 //!   (`UlidFlake_User`), each the same string.
 //! - **Capacity is small by design.** A millisecond holds about 4,096 IDs on average with the
 //!   default entropy (128 scalable) and can run out after a single one, so
-//!   [`Error::Overflow`] is normal in bulk work. `UlidFlake::generate` and the generator's
-//!   `generate_blocking` / `generate_async` wait for the next millisecond;
-//!   `Generator::generate` returns the error.
+//!   [`Error::Overflow`] is normal in bulk work: `generate` waits for the next millisecond,
+//!   `try_generate` returns the error (the table below).
 //! - **Not a secret.** At most 20 bits of an ID are unpredictable. The randomness comes from
 //!   a per-thread ChaCha12 CSPRNG (no system call per ID, reseeded after `fork`), but an ID
 //!   must never serve as a capability or a token.
@@ -70,6 +69,29 @@
 //!   character above `7` is out of range, never wrapped around. A clock that moves back by
 //!   less than the generator's allowance (1 s by default) keeps IDs ordered instead of failing
 //!   or re-randomising an older timestamp.
+//!
+//! # Making IDs: one meaning per verb
+//!
+//! Every ID type — [`UlidFlake`], [`Id<T>`](Id), [`PrefixedId<T>`](PrefixedId) and the keys of
+//! [`newtype!`] — makes IDs from the process-wide generator with the same verbs; a
+//! `generator::Generator` has the same verbs for its own IDs.
+//!
+//! | verb | when the millisecond is full | returns | ID types | a `Generator` |
+//! |---|---|---|---|---|
+//! | `generate` | waits for the next (on the thread) | `Result` | `Id::<User>::generate()` | `generator.generate()` |
+//! | `generate_async` (feature `tokio`) | waits on the tokio timer | `Result` | `Id::<User>::generate_async()` | `generator.generate_async()` |
+//! | `try_generate` | never waits: [`Error::Overflow`] | `Result` | `Id::<User>::try_generate()` | `generator.try_generate()` |
+//! | `new` (a generator: `new_id`) | waits; after a clock rollback, carries on from the last ID | the ID | `Id::<User>::new()` | `generator.new_id()` |
+//! | `generate_batch`, `try_generate_batch`, `generate_batch_async` | as above, for a slice | `Result` | — | `generator.generate_batch(&mut ids)` |
+//!
+//! The `Result`s carry the clock's errors ([`Error::ClockMovedBackwards`] beyond the
+//! rollback allowance, [`Error::TimestampOutOfRange`]), a lease's [`Error::LeaseNotValid`] and,
+//! for the process-wide generator, the configuration's. `new` has no `Result`: it panics only
+//! where no ID can be issued without risking a duplicate — a lease that stays invalid for
+//! `lease::NEW_ID_LEASE_WAIT` (30 s), the format's last millisecond exhausted (the year 2302
+//! with the default epoch), or, for the process-wide generator, a bad
+//! `ULID_FLAKE_SCALABILITY_ID` (call `init_from_env()` at start-up to meet that as an error).
+//! (`Generator::new()` makes a generator, as constructors do.)
 //!
 //! # Clients without an adapter crate
 //!

@@ -84,7 +84,9 @@ macro_rules! ulid_flake {
 /// and, with the features of `ulid-flake-core` that are on (the database adapters turn theirs
 /// on; the calling crate needs no dependency or feature of its own):
 ///
-/// - `std`: `UserId::generate()`, from the process-wide generator, as `UlidFlake::generate`;
+/// - `std`: `UserId::generate()`, `try_generate()` and `new()`, from the process-wide
+///   generator, as `UlidFlake`'s (the verbs table of the crate docs);
+/// - `tokio`: `UserId::generate_async()`;
 /// - `serde`: `Serialize` and `Deserialize`, as [`UlidFlake`](crate::UlidFlake)'s;
 /// - `sqlx09`: sqlx's `Type`, `Encode` and `Decode` as a `BIGINT` on every database (and
 ///   `PgHasArrayType` with PostgreSQL);
@@ -178,6 +180,7 @@ macro_rules! newtype {
         // when the feature is off), so what is generated follows the core's features, never
         // the calling crate's.
         $crate::__newtype_std!($name);
+        $crate::__newtype_tokio!($name);
         $crate::__newtype_serde!($name);
         $crate::__newtype_sqlx!($name);
         $crate::__newtype_diesel!($name);
@@ -203,6 +206,28 @@ macro_rules! __newtype_std {
             pub fn generate() -> ::core::result::Result<Self, $crate::Error> {
                 $crate::UlidFlake::generate().map(Self)
             }
+
+            /// A new key from the process-wide default generator, never waiting, as
+            /// `UlidFlake::try_generate`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::try_generate`.
+            #[allow(dead_code)]
+            pub fn try_generate() -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::try_generate().map(Self)
+            }
+
+            /// A new key from the process-wide default generator, without an error to
+            /// handle, as `UlidFlake::new`.
+            ///
+            /// # Panics
+            ///
+            /// As `UlidFlake::new`.
+            #[allow(dead_code, clippy::new_without_default)]
+            pub fn new() -> Self {
+                Self($crate::UlidFlake::new())
+            }
         }
     };
 }
@@ -212,6 +237,35 @@ macro_rules! __newtype_std {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __newtype_std {
+    ($name:ident) => {};
+}
+
+/// `newtype!`'s part that needs `tokio`: `generate_async()`.
+#[cfg(feature = "tokio")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_tokio {
+    ($name:ident) => {
+        impl $name {
+            /// A new key from the process-wide default generator, waiting on the tokio timer,
+            /// as `UlidFlake::generate_async`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::generate`.
+            #[allow(dead_code)]
+            pub async fn generate_async() -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::generate_async().await.map(Self)
+            }
+        }
+    };
+}
+
+/// Without `tokio` there is no async wait.
+#[cfg(not(feature = "tokio"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __newtype_tokio {
     ($name:ident) => {};
 }
 

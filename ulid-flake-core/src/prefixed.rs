@@ -338,6 +338,40 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
         Id::generate().map(Self::from_id)
     }
 
+    /// A new ID from the process-wide default generator, never waiting; see
+    /// [`UlidFlake::try_generate`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::try_generate`].
+    #[cfg(feature = "std")]
+    pub fn try_generate() -> Result<Self, Error> {
+        Id::try_generate().map(Self::from_id)
+    }
+
+    /// A new ID from the process-wide default generator, without an error to handle; see
+    /// [`UlidFlake::new`].
+    ///
+    /// # Panics
+    ///
+    /// As [`UlidFlake::new`].
+    #[cfg(feature = "std")]
+    #[allow(clippy::new_without_default, reason = "as Id<T>, no Default by design")]
+    pub fn new() -> Self {
+        Self::from_id(Id::new())
+    }
+
+    /// A new ID from the process-wide default generator, waiting on the tokio timer; see
+    /// [`UlidFlake::generate_async`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::generate`].
+    #[cfg(feature = "tokio")]
+    pub async fn generate_async() -> Result<Self, Error> {
+        Id::generate_async().await.map(Self::from_id)
+    }
+
     /// Writes the prefixed text into `buf` and returns it, without allocating: the text
     /// `Display` writes.
     ///

@@ -30,7 +30,7 @@ use ulid_flake_core::lease::{
 /// use ulid_flake_diesel::lease::LeaseOptions;
 ///
 /// let lease = ulid_flake_diesel::lease_postgres("postgres://app@db/app", LeaseOptions::new("billing"))?;
-/// let id = lease.generator().generate_blocking()?;
+/// let id = lease.generator().generate()?;
 /// assert_eq!(Some(id.scalability_id()), lease.status().scalability_id);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

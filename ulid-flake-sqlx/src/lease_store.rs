@@ -29,7 +29,7 @@ use ulid_flake_core::lease::{
 ///
 /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 /// let lease = ulid_flake_sqlx::lease_postgres("postgres://app@db/app", LeaseOptions::new("billing")).await?;
-/// let id = lease.generator().generate_blocking()?;
+/// let id = lease.generator().generate()?;
 /// assert_eq!(Some(id.scalability_id()), lease.status().scalability_id);
 /// # Ok(())
 /// # }

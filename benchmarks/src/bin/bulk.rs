@@ -39,7 +39,7 @@ fn run<C: Clock>(
     milliseconds: u64,
     write: impl Fn(&Generator<C>, &mut dyn FnMut(UlidFlake)),
 ) -> Row {
-    let start = generator.generate_blocking().unwrap().ms_since_epoch() + 1;
+    let start = generator.generate().unwrap().ms_since_epoch() + 1;
     let end = start + milliseconds;
     let mut per_ms = vec![0_u64; milliseconds as usize];
     let mut done = false;
@@ -68,12 +68,12 @@ fn run<C: Clock>(
 }
 
 fn single<C: Clock>(generator: &Generator<C>, sink: &mut dyn FnMut(UlidFlake)) {
-    sink(generator.generate_blocking().unwrap());
+    sink(generator.generate().unwrap());
 }
 
 fn batch<C: Clock>(generator: &Generator<C>, sink: &mut dyn FnMut(UlidFlake)) {
     let mut out = [UlidFlake::MIN; BATCH];
-    generator.generate_batch_blocking(&mut out).unwrap();
+    generator.generate_batch(&mut out).unwrap();
     out.into_iter().for_each(sink);
 }
 
@@ -89,9 +89,9 @@ fn main() {
             .clock(SystemClock)
             .build()
             .unwrap();
-        rows.push(run("generate_blocking", &generator, milliseconds, single));
+        rows.push(run("generate", &generator, milliseconds, single));
         rows.push(run(
-            "generate_batch_blocking (1,000)",
+            "generate_batch (1,000)",
             &generator,
             milliseconds,
             batch,
@@ -102,7 +102,7 @@ fn main() {
             .build()
             .unwrap();
         rows.push(run(
-            "generate_batch_blocking (1,000), TickerClock",
+            "generate_batch (1,000), TickerClock",
             &ticking,
             milliseconds,
             batch,

@@ -288,7 +288,7 @@ impl RowMaker {
         let (key, created_ms) = match self.kind {
             Kind::AutoIncrement => (Key::None, unix_ms_now()),
             Kind::UlidFlake => {
-                let id: Id<Event> = self.generator.generate_blocking().unwrap().into();
+                let id: Id<Event> = self.generator.generate().unwrap().into();
                 (Key::UlidFlake(id), id.unix_ms(Epoch::DEFAULT) as i64)
             }
             Kind::UuidV7 => {

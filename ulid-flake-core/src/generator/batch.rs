@@ -10,7 +10,7 @@ use crate::ulid_flake::UlidFlake;
 impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// Fills a prefix of `out` with the next IDs, all in one millisecond, reserved together:
     /// one clock reading and one compare-and-swap for the whole batch, the same checks as
-    /// [`Generator::generate`] (fork, lease deadline, rollback) and the same IDs as that many
+    /// [`Generator::try_generate`] (fork, lease deadline, rollback) and the same IDs as that many
     /// calls of it would make — a fresh draw in a new millisecond, then a random increment per
     /// ID, drawn in bulk. Returns how many it filled: all of `out`, or fewer when the
     /// millisecond is exhausted first. IDs made by other threads fall before or after the
@@ -24,7 +24,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     ///
     /// # Errors
     ///
-    /// As [`Generator::generate`], when not even the first ID fits; a failed call leaves
+    /// As [`Generator::try_generate`], when not even the first ID fits; a failed call leaves
     /// the state unchanged.
     ///
     /// ```
@@ -33,7 +33,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// let generator = Generator::new();
     /// let mut ids = [UlidFlake::MIN; 100];
     /// let filled = loop {
-    ///     match generator.generate_batch(&mut ids) {
+    ///     match generator.try_generate_batch(&mut ids) {
     ///         Ok(filled) => break filled,
     ///         Err(ulid_flake_core::Error::Overflow { .. }) => continue, // the next millisecond
     ///         Err(other) => panic!("{other}"),
@@ -42,7 +42,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// assert!(filled >= 1);
     /// assert!(ids[..filled].windows(2).all(|pair| pair[0] < pair[1]));
     /// ```
-    pub fn generate_batch(&self, out: &mut [UlidFlake]) -> Result<usize, Error> {
+    pub fn try_generate_batch(&self, out: &mut [UlidFlake]) -> Result<usize, Error> {
         if out.is_empty() {
             return Ok(0);
         }

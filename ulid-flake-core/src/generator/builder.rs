@@ -243,7 +243,7 @@ impl Generator {
     /// rollback allowance, the system clock and [`ThreadRandom`].
     ///
     /// ```
-    /// let id = ulid_flake_core::generator::Generator::new().generate_blocking()?;
+    /// let id = ulid_flake_core::generator::Generator::new().generate()?;
     /// assert_eq!(id.to_string().len(), 13);
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
@@ -261,7 +261,7 @@ impl Generator {
     /// let generator = Generator::builder()
     ///     .layout(Layout::Scalable { scalability_id: 3 })
     ///     .build()?;
-    /// assert_eq!(generator.generate_blocking()?.scalability_id(), 3);
+    /// assert_eq!(generator.generate()?.scalability_id(), 3);
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn builder() -> GeneratorBuilder {

@@ -45,7 +45,7 @@ enum Origin {
 ///
 /// ```
 /// let generator = ulid_flake_core::generator::default_generator()?;
-/// let id = generator.generate_blocking()?;
+/// let id = generator.generate()?;
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 pub fn default_generator() -> Result<&'static Generator, Error> {
@@ -162,7 +162,7 @@ pub fn init_from_env() -> Result<(), Error> {
 impl UlidFlake {
     /// A new ID from the process-wide default generator
     /// ([`default_generator`]). Unlike
-    /// [`Generator::generate`], it waits when the current
+    /// [`Generator::try_generate`], it waits when the current
     /// millisecond is exhausted: until the next one begins, which is well under a millisecond
     /// — except after the clock moved back (within the rollback allowance), when it waits
     /// until the clock catches up with the last ID. It fails only on a broken clock or
@@ -180,7 +180,27 @@ impl UlidFlake {
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn generate() -> Result<Self, Error> {
-        default_generator()?.generate_blocking()
+        default_generator()?.generate()
+    }
+
+    /// A new ID from the process-wide default generator, never waiting: when the current
+    /// millisecond is exhausted, [`Error::Overflow`] (see [`Generator::try_generate`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Overflow`], and the errors of [`UlidFlake::generate`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, UlidFlake};
+    ///
+    /// match UlidFlake::try_generate() {
+    ///     Ok(id) => assert!(id > UlidFlake::MIN),
+    ///     Err(Error::Overflow { .. }) => { /* the next millisecond will have room */ }
+    ///     Err(other) => panic!("{other}"),
+    /// }
+    /// ```
+    pub fn try_generate() -> Result<Self, Error> {
+        default_generator()?.try_generate()
     }
 
     /// A new ID from the process-wide default generator, without an error to handle: the

@@ -21,7 +21,7 @@
 //! measures two threads on one generator).
 //! A call that then fails leaves its draw unused.
 //!
-//! The plain [`Generator::generate`] returns every error. [`Generator::generate_blocking`]
+//! The plain [`Generator::try_generate`] returns every error. [`Generator::generate`]
 //! (and `Generator::generate_async`, with the `tokio` feature) wait for the next
 //! millisecond on an overflow, which is a normal event in bulk work: with the default
 //! 1-byte entropy a millisecond holds about 4,096 IDs on average in the stand-alone layout,
@@ -29,10 +29,10 @@
 //!
 //! # Bulk work: batches, headroom and a fast clock
 //!
-//! - **Batches.** [`Generator::generate_batch`] fills a prefix of a slice with IDs reserved
+//! - **Batches.** [`Generator::try_generate_batch`] fills a prefix of a slice with IDs reserved
 //!   together — one clock reading and one compare-and-swap for the whole batch, the
 //!   increments drawn with one [`RandomSource::fill_bytes`] — and returns how many fit in
-//!   the millisecond; [`Generator::generate_batch_blocking`] (and
+//!   the millisecond; [`Generator::generate_batch`] (and
 //!   `Generator::generate_batch_async`) fill the whole slice, waiting for the next
 //!   millisecond when one is exhausted. Same guarantees as single calls: the same checks
 //!   (fork, lease deadline, rollback), strictly increasing IDs, and no other thread's ID
@@ -58,7 +58,7 @@
 //!     .clock(TickerClock::start()?)
 //!     .build()?;
 //! let mut rows = vec![UlidFlake::MIN; 5_000];
-//! generator.generate_batch_blocking(&mut rows)?;
+//! generator.generate_batch(&mut rows)?;
 //! assert!(rows.windows(2).all(|pair| pair[0] < pair[1]));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -70,7 +70,7 @@
 //! let generator = Generator::builder()
 //!     .layout(Layout::Scalable { scalability_id: 4 })
 //!     .build()?;
-//! let id = generator.generate_blocking()?;
+//! let id = generator.generate()?;
 //! assert_eq!(id.scalability_id(), 4);
 //! # Ok::<(), ulid_flake_core::Error>(())
 //! ```

@@ -35,7 +35,7 @@ pub trait RandomSource {
     fn next_u32(&self) -> u32;
 
     /// Fills `dest` with uniformly random bytes: the batch calls
-    /// ([`Generator::generate_batch`](super::Generator::generate_batch)) draw all the
+    /// ([`Generator::try_generate_batch`](super::Generator::try_generate_batch)) draw all the
     /// increments of a batch with one call.
     ///
     /// The default takes [`RandomSource::next_u32`] for each 4 bytes, little-endian (the

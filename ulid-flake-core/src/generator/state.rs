@@ -28,8 +28,8 @@ pub(super) const NO_ID_YET: u64 = u64::MAX;
 /// use ulid_flake_core::generator::Generator;
 ///
 /// let generator = Generator::new();
-/// let first = generator.generate_blocking()?;
-/// let second = generator.generate_blocking()?;
+/// let first = generator.generate()?;
+/// let second = generator.generate()?;
 /// assert!(first < second);
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```

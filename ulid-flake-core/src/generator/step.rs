@@ -22,7 +22,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// # Errors
     ///
     /// [`Error::Overflow`] when this millisecond is exhausted (wait for the next one, or call
-    /// [`Generator::generate_blocking`]); [`Error::ClockMovedBackwards`] beyond the rollback
+    /// [`Generator::generate`]); [`Error::ClockMovedBackwards`] beyond the rollback
     /// allowance; [`Error::TimestampOutOfRange`] when the clock is before the epoch or past
     /// its last millisecond.
     ///
@@ -30,17 +30,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// use ulid_flake_core::{Error, generator::Generator};
     ///
     /// let generator = Generator::new();
-    /// match generator.generate() {
+    /// match generator.try_generate() {
     ///     Ok(id) => println!("{id}"),
     ///     Err(Error::Overflow { .. }) => { /* try again in the next millisecond */ }
     ///     Err(other) => panic!("{other}"),
     /// }
     /// ```
-    pub fn generate(&self) -> Result<UlidFlake, Error> {
+    pub fn try_generate(&self) -> Result<UlidFlake, Error> {
         self.generate_reading(|| self.now())
     }
 
-    /// [`Generator::generate`] with `read` as the clock's reading (ms since the epoch).
+    /// [`Generator::try_generate`] with `read` as the clock's reading (ms since the epoch).
     #[inline(always)]
     pub(super) fn generate_reading(
         &self,

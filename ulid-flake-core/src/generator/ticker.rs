@@ -19,7 +19,7 @@ use super::fork;
 /// use ulid_flake_core::generator::{Generator, TickerClock};
 ///
 /// let generator = Generator::builder().clock(TickerClock::start()?).build()?;
-/// let (first, second) = (generator.generate_blocking()?, generator.generate_blocking()?);
+/// let (first, second) = (generator.generate()?, generator.generate()?);
 /// assert!(first < second);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -31,7 +31,7 @@ use super::fork;
 ///   timer slack), on a loaded machine up to a scheduling delay, which is not bounded. A
 ///   generator on a lagging reading keeps making IDs in the last published millisecond —
 ///   still unique and in order, with a timestamp that is early by the lag; when that
-///   millisecond is exhausted, the waiting calls (`generate_blocking`, the batch and async
+///   millisecond is exhausted, the waiting calls (`generate`, the batch and async
 ///   calls, `new_id`) publish the system clock themselves after their wait, so a stalled
 ///   ticker never stalls them beyond the millisecond they wait for.
 /// - **Never behind an issued millisecond.** The published value only moves forward, as

@@ -27,7 +27,7 @@ use crate::ulid_flake::UlidFlake;
 pub const NEW_ID_LEASE_WAIT: Duration = Duration::from_secs(30);
 
 impl<C: Clock, R: RandomSource> Generator<C, R> {
-    /// Makes the next ID as [`Generator::generate`] does, but when the millisecond is
+    /// Makes the next ID as [`Generator::try_generate`] does, but when the millisecond is
     /// exhausted, blocks the thread until the next one begins and tries again — precisely:
     /// it sleeps until shortly before the boundary and yields for the rest (see
     /// [`Clock::wait_until`]).
@@ -35,31 +35,31 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// # Errors
     ///
     /// [`Error::ClockMovedBackwards`] and [`Error::TimestampOutOfRange`], as
-    /// [`Generator::generate`]; never [`Error::Overflow`].
+    /// [`Generator::try_generate`]; never [`Error::Overflow`].
     ///
     /// ```
     /// use ulid_flake_core::generator::Generator;
     ///
     /// let generator = Generator::new();
-    /// let ids: Vec<_> = (0..10_000).map(|_| generator.generate_blocking()).collect::<Result<_, _>>()?;
+    /// let ids: Vec<_> = (0..10_000).map(|_| generator.generate()).collect::<Result<_, _>>()?;
     /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
-    pub fn generate_blocking(&self) -> Result<UlidFlake, Error> {
-        self.waiting(|| self.generate())
+    pub fn generate(&self) -> Result<UlidFlake, Error> {
+        self.waiting(|| self.try_generate())
     }
 
-    /// Fills all of `out` with the next IDs, as [`Generator::generate_batch`] does, and when
+    /// Fills all of `out` with the next IDs, as [`Generator::try_generate_batch`] does, and when
     /// the millisecond is exhausted before `out` is full, waits for the next one as
-    /// [`Generator::generate_blocking`] does and goes on there: one clock reading and one
+    /// [`Generator::generate`] does and goes on there: one clock reading and one
     /// compare-and-swap per millisecond the batch spans. The IDs strictly increase along
     /// `out`; another thread's IDs may fall between the parts made in different milliseconds.
     ///
     /// # Errors
     ///
-    /// As [`Generator::generate_blocking`]. The entries filled before an error are issued
+    /// As [`Generator::generate`]. The entries filled before an error are issued
     /// IDs (the generator will not make them again), in a prefix of `out`; the rest is as
-    /// [`Generator::generate_batch`] leaves it: as it was, or [`UlidFlake::MIN`].
+    /// [`Generator::try_generate_batch`] leaves it: as it was, or [`UlidFlake::MIN`].
     ///
     /// ```
     /// use ulid_flake_core::{UlidFlake, generator::Generator};
@@ -67,14 +67,14 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// let generator = Generator::new();
     /// // More than a millisecond holds: the call waits for the next ones.
     /// let mut ids = vec![UlidFlake::MIN; 10_000];
-    /// generator.generate_batch_blocking(&mut ids)?;
+    /// generator.generate_batch(&mut ids)?;
     /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
-    pub fn generate_batch_blocking(&self, out: &mut [UlidFlake]) -> Result<(), Error> {
+    pub fn generate_batch(&self, out: &mut [UlidFlake]) -> Result<(), Error> {
         let mut filled = 0;
         while filled < out.len() {
-            filled += self.waiting(|| self.generate_batch(&mut out[filled..]))?;
+            filled += self.waiting(|| self.try_generate_batch(&mut out[filled..]))?;
         }
         Ok(())
     }
@@ -98,12 +98,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         }
     }
 
-    /// Makes the next ID as [`Generator::generate`] does, but when the millisecond is
+    /// Makes the next ID as [`Generator::try_generate`] does, but when the millisecond is
     /// exhausted, waits on the tokio timer (see [`Clock::wait_until_async`]) and tries again.
     ///
     /// # Errors
     ///
-    /// As [`Generator::generate_blocking`].
+    /// As [`Generator::generate`].
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -116,15 +116,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// ```
     #[cfg(feature = "tokio")]
     pub async fn generate_async(&self) -> Result<UlidFlake, Error> {
-        self.waiting_async(|| self.generate()).await
+        self.waiting_async(|| self.try_generate()).await
     }
 
-    /// Fills all of `out` as [`Generator::generate_batch_blocking`] does, but waits for the
+    /// Fills all of `out` as [`Generator::generate_batch`] does, but waits for the
     /// next millisecond on the tokio timer, as [`Generator::generate_async`] does.
     ///
     /// # Errors
     ///
-    /// As [`Generator::generate_batch_blocking`].
+    /// As [`Generator::generate_batch`].
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -143,7 +143,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         let mut filled = 0;
         while filled < out.len() {
             filled += self
-                .waiting_async(|| self.generate_batch(&mut out[filled..]))
+                .waiting_async(|| self.try_generate_batch(&mut out[filled..]))
                 .await?;
         }
         Ok(())
@@ -177,7 +177,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// a failed clock. Each failure has a policy that keeps IDs unique and increasing:
     ///
     /// - **The millisecond is exhausted** ([`Error::Overflow`]): it waits for the next one, as
-    ///   [`Generator::generate_blocking`] does (well under a millisecond).
+    ///   [`Generator::generate`] does (well under a millisecond).
     /// - **The clock moved back beyond the rollback allowance**
     ///   ([`Error::ClockMovedBackwards`]), or reads a moment before the epoch: it carries on
     ///   from the last ID's millisecond, and when that is exhausted, moves to the next one

@@ -21,7 +21,7 @@
 //! # }
 //! # let store = Table;
 //! let lease = ScalabilityIdLease::acquire(store, LeaseOptions::new("billing"))?;
-//! let id = lease.generator().generate_blocking()?;
+//! let id = lease.generator().generate()?;
 //! assert_eq!(id.scalability_id(), lease.status().scalability_id.unwrap());
 //! assert_eq!(lease.status().state, LeaseState::Held);
 //! lease.release()?;
@@ -638,7 +638,7 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     }
 
     /// The generator, which issues IDs only while the lease is valid: otherwise its calls
-    /// fail with [`Error::LeaseNotValid`] (`generate_blocking` included; it does not wait for a
+    /// fail with [`Error::LeaseNotValid`] (`generate` included; it does not wait for a
     /// lease).
     ///
     /// ```
@@ -651,7 +651,7 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
     /// # }
     /// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
-    /// let id = lease.generator().generate_blocking()?;
+    /// let id = lease.generator().generate()?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn generator(&self) -> &Generator<C> {
@@ -697,7 +697,7 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
     /// # }
     /// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
-    /// let generator_was_working = lease.generator().generate_blocking().is_ok();
+    /// let generator_was_working = lease.generator().generate().is_ok();
     /// lease.release()?;
     /// # assert!(generator_was_working);
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -46,7 +46,7 @@ fn a_batch_is_a_fresh_draw_then_one_increment_per_id_with_zero_skipped() {
         .random_source()
         .push(&[10, bytes([1, 0, 2, 3]), bytes([4, 9, 9, 9])]);
     let mut out = [UlidFlake::MIN; 5];
-    assert_eq!(generator.generate_batch(&mut out), Ok(5));
+    assert_eq!(generator.try_generate_batch(&mut out), Ok(5));
     assert_eq!(
         out.to_vec(),
         ids(&[(100, 10), (100, 11), (100, 13), (100, 16), (100, 20)])
@@ -55,7 +55,7 @@ fn a_batch_is_a_fresh_draw_then_one_increment_per_id_with_zero_skipped() {
     // A single call continues after the batch.
     generator.random_source().push(&[5]);
     assert_eq!(
-        generator.generate(),
+        generator.try_generate(),
         Ok(UlidFlake::from_parts(100, 25).unwrap())
     );
 }
@@ -74,7 +74,7 @@ fn a_batch_draws_what_its_room_holds_at_once_then_checks_each_increment_at_the_e
         bytes([250, 9, 9, 9]),
     ]);
     let mut out = [UlidFlake::MAX; 4];
-    assert_eq!(generator.generate_batch(&mut out), Ok(3));
+    assert_eq!(generator.try_generate_batch(&mut out), Ok(3));
     assert_eq!(
         out[..3].to_vec(),
         ids(&[
@@ -98,7 +98,7 @@ fn a_batch_that_exhausts_its_millisecond_fills_what_fits_and_leaves_the_rest() {
         bytes([1, 1, 1, 1]),
     ]);
     let mut out = [UlidFlake::MAX; 10];
-    assert_eq!(generator.generate_batch(&mut out), Ok(3));
+    assert_eq!(generator.try_generate_batch(&mut out), Ok(3));
     assert_eq!(
         out[..3].to_vec(),
         ids(&[(100, FIELD_MAX - 5), (100, FIELD_MAX - 3), (100, FIELD_MAX)])
@@ -108,7 +108,7 @@ fn a_batch_that_exhausts_its_millisecond_fills_what_fits_and_leaves_the_rest() {
     generator.random_source().clear();
     generator.random_source().push(&[1]);
     assert_eq!(
-        generator.generate_batch(&mut out),
+        generator.try_generate_batch(&mut out),
         Err(Error::Overflow { timestamp_ms: 100 })
     );
 }
@@ -127,7 +127,7 @@ fn a_blocking_batch_crossing_a_millisecond_boundary_waits_and_goes_on_in_the_nex
         bytes([3, 0, 0, 0]),
     ]);
     let mut out = [UlidFlake::MIN; 4];
-    generator.generate_batch_blocking(&mut out).unwrap();
+    generator.generate_batch(&mut out).unwrap();
     assert_eq!(
         out.to_vec(),
         ids(&[(100, FIELD_MAX - 1), (100, FIELD_MAX), (101, 7), (101, 10)])
@@ -162,7 +162,7 @@ fn a_scalable_batch_shifts_its_increments_past_the_scalability_id() {
         .random_source()
         .push(&[u32::from(SCALABLE_FIELD_MAX) - 3, 0x0002_0001, 0x0000_0001]);
     let mut out = [UlidFlake::MIN; 4];
-    assert_eq!(generator.generate_batch(&mut out), Ok(3));
+    assert_eq!(generator.try_generate_batch(&mut out), Ok(3));
     let expected: Vec<UlidFlake> = [3, 2, 0]
         .iter()
         .map(|below| UlidFlake::from_scalable_parts(100, SCALABLE_FIELD_MAX - below, 7).unwrap())
@@ -174,10 +174,10 @@ fn a_scalable_batch_shifts_its_increments_past_the_scalability_id() {
 fn an_empty_batch_fills_nothing_without_reading_the_clock() {
     // The clock reads before the epoch: any reading would fail.
     let generator = scripted(at(-1));
-    assert_eq!(generator.generate_batch(&mut []), Ok(0));
-    generator.generate_batch_blocking(&mut []).unwrap();
+    assert_eq!(generator.try_generate_batch(&mut []), Ok(0));
+    generator.generate_batch(&mut []).unwrap();
     assert_eq!(
-        generator.generate_batch(&mut [UlidFlake::MIN]),
+        generator.try_generate_batch(&mut [UlidFlake::MIN]),
         Err(Error::TimestampOutOfRange { found_ms: -1 })
     );
 }
@@ -186,11 +186,11 @@ fn an_empty_batch_fills_nothing_without_reading_the_clock() {
 fn a_batch_in_a_rollback_continues_in_the_last_millisecond() {
     let generator = scripted(at(100));
     generator.random_source().push(&[50]);
-    generator.generate().unwrap();
+    generator.try_generate().unwrap();
     generator.clock().set(at(99));
     generator.random_source().push(&[1, bytes([2, 0, 0, 0])]);
     let mut out = [UlidFlake::MIN; 2];
-    assert_eq!(generator.generate_batch(&mut out), Ok(2));
+    assert_eq!(generator.try_generate_batch(&mut out), Ok(2));
     assert_eq!(out.to_vec(), ids(&[(100, 51), (100, 53)]));
 }
 
@@ -221,20 +221,20 @@ fn the_lease_gate_refuses_a_batch_past_its_deadline() {
     let lease = ScalabilityIdLease::acquire(GrantsAll, options).unwrap();
     let generator = lease.generator();
     let mut out = [UlidFlake::MIN; 8];
-    assert!(generator.generate_batch(&mut out).unwrap() >= 1);
+    assert!(generator.try_generate_batch(&mut out).unwrap() >= 1);
     assert_eq!(out[0].scalability_id(), 8);
     // Past the lease's deadline (15 s × 0.999 − 1 s after it was taken).
     generator.clock().set(at(1_020_000));
     let mut refused = [UlidFlake::MIN; 8];
     assert!(matches!(
-        generator.generate_batch(&mut refused),
+        generator.try_generate_batch(&mut refused),
         Err(Error::LeaseNotValid {
             scalability_id: 8,
             valid_until_unix_ms: Some(_)
         })
     ));
     assert!(matches!(
-        generator.generate_batch_blocking(&mut refused),
+        generator.generate_batch(&mut refused),
         Err(Error::LeaseNotValid { .. })
     ));
     assert!(refused.iter().all(|&id| id == UlidFlake::MIN));
@@ -248,7 +248,7 @@ fn no_other_threads_id_falls_within_a_batch() {
             let mut batches = Vec::new();
             let mut out = [UlidFlake::MIN; 64];
             while batches.len() < 20_000 {
-                if let Ok(filled) = generator.generate_batch(&mut out) {
+                if let Ok(filled) = generator.try_generate_batch(&mut out) {
                     batches.push(out[..filled].to_vec());
                 }
             }
@@ -256,7 +256,7 @@ fn no_other_threads_id_falls_within_a_batch() {
         });
         let singles = scope.spawn(|| {
             (0..200_000)
-                .map(|_| generator.generate_blocking().unwrap())
+                .map(|_| generator.generate().unwrap())
                 .collect::<Vec<_>>()
         });
         (batches.join().unwrap(), singles.join().unwrap())
@@ -290,17 +290,17 @@ fn a_batch_in_a_forked_child_leaves_the_parents_millisecond() {
         .random_source(ThreadRandom)
         .build()
         .unwrap();
-    generator.generate().unwrap();
+    generator.try_generate().unwrap();
     // SAFETY: the child only generates IDs (atomics, thread-locals, a getrandom call) and
     // leaves with _exit; it returns to no test harness code.
     let pid = unsafe { libc::fork() };
     assert!(pid >= 0, "fork failed");
     if pid == 0 {
         let mut out = [UlidFlake::MIN; 4];
-        let verdict = match generator.generate_batch(&mut out) {
+        let verdict = match generator.try_generate_batch(&mut out) {
             Err(Error::Overflow { timestamp_ms: 0 }) => {
                 generator.clock().set(at(1));
-                match generator.generate_batch(&mut out) {
+                match generator.try_generate_batch(&mut out) {
                     Ok(4) if out.iter().all(|id| id.ms_since_epoch() == 1) => LEFT_THE_MILLISECOND,
                     _ => NO_FRESH_BATCH,
                 }
@@ -357,7 +357,7 @@ fn a_batch_that_loses_a_race_leaves_no_unissued_id_in_the_slice() {
     );
     let start = FIELD_MAX - 10;
     generator.random_source().0.push(&[start]);
-    assert_eq!(generator.generate(), Ok(ids(&[(100, start)])[0]));
+    assert_eq!(generator.try_generate(), Ok(ids(&[(100, start)])[0]));
     // The batch's first attempt: increment 1, then the bulk draw, during which another
     // call issues start + 8; then three increments of 1 (start + 2 ..= start + 4, never
     // issued). Its second attempt, from start + 8: increment 1, then room for one more.
@@ -366,7 +366,7 @@ fn a_batch_that_loses_a_race_leaves_no_unissued_id_in_the_slice() {
     let record = Arc::clone(&issued_meanwhile);
     INTERRUPTION.with(|slot| {
         *slot.borrow_mut() = Some(Box::new(move || {
-            *record.lock().unwrap() = Some(other.generate());
+            *record.lock().unwrap() = Some(other.try_generate());
         }));
     });
     generator
@@ -374,7 +374,7 @@ fn a_batch_that_loses_a_race_leaves_no_unissued_id_in_the_slice() {
         .0
         .push(&[1, 8, bytes([1, 1, 1, 0]), 1, bytes([1, 1, 1, 0])]);
     let mut out = [UlidFlake::MIN; 4];
-    assert_eq!(generator.generate_batch(&mut out), Ok(2));
+    assert_eq!(generator.try_generate_batch(&mut out), Ok(2));
     assert_eq!(
         *issued_meanwhile.lock().unwrap(),
         Some(Ok(ids(&[(100, start + 8)])[0]))
@@ -457,7 +457,7 @@ proptest::proptest! {
             .build()
             .unwrap();
         let mut out = vec![UlidFlake::MAX; len];
-        let filled = generator.generate_batch(&mut out).unwrap();
+        let filled = generator.try_generate_batch(&mut out).unwrap();
         let expected = reference_batch(fresh, &increments, len);
         let issued: Vec<u32> = out[..filled].iter().map(|id| id.randomness()).collect();
         proptest::prop_assert_eq!(issued, expected);

@@ -25,7 +25,7 @@ fn run(readings: &[i64]) -> Vec<Result<UlidFlake, Error>> {
         .map(|&reading| {
             generator.clock().set(at(reading));
             generator.random_source().push(&[1]);
-            let result = generator.generate();
+            let result = generator.try_generate();
             // A failed step takes no draw: drop it before the next step.
             generator.random_source().clear();
             result

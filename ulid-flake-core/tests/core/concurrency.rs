@@ -39,7 +39,7 @@ fn assert_unique_and_ordered_per_thread(
 fn two_threads_share_a_generator_without_duplicates() {
     let generator = Generator::new();
     assert_unique_and_ordered_per_thread(THREADS, IDS_PER_THREAD, || {
-        generator.generate_blocking().unwrap()
+        generator.generate().unwrap()
     });
 }
 

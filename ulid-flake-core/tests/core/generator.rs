@@ -27,12 +27,12 @@ fn next(
     draws: &[u32],
 ) -> Result<UlidFlake, Error> {
     generator_random(generator).push(draws);
-    let result = generator.generate();
+    let result = generator.try_generate();
     assert_eq!(generator_random(generator).left(), 0, "draws left over");
     result
 }
 
-/// The draw a call takes before it reads the state (see `Generator::generate`), which a
+/// The draw a call takes before it reads the state (see `Generator::try_generate`), which a
 /// call that fails then leaves unused.
 const UNUSED_DRAW: u32 = 0xDEAD;
 
@@ -312,7 +312,7 @@ fn blocking_generation_waits_for_the_next_millisecond() {
     let generator = scripted(|builder| builder, at(100));
     next(&generator, &[FIELD_MAX]).unwrap();
     generator_random(&generator).push(&[1, 42]);
-    let id = generator.generate_blocking().unwrap();
+    let id = generator.generate().unwrap();
     assert_eq!(id, UlidFlake::from_parts(101, 42).unwrap());
     assert_eq!(clock(&generator).waits(), [at(101)]);
 }
@@ -327,7 +327,7 @@ fn blocking_generation_still_fails_on_a_broken_clock() {
     clock(&generator).set(at(50));
     generator_random(&generator).push(&[UNUSED_DRAW]);
     assert_eq!(
-        generator.generate_blocking(),
+        generator.generate(),
         Err(Error::ClockMovedBackwards {
             by_ms: 50,
             allowance_ms: 0
@@ -508,7 +508,7 @@ impl ulid_flake_core::generator::Clock for RacingClock {
                 .get()
                 .and_then(std::sync::Weak::upgrade)
                 .unwrap();
-            generator.generate().expect("the other thread's ID");
+            generator.try_generate().expect("the other thread's ID");
         }
         reading
     }
@@ -538,7 +538,7 @@ fn a_race_between_threads_is_no_rollback_even_with_a_zero_allowance() {
         .unwrap();
     generator.random_source().push(&[5, 7, 1]);
     assert_eq!(
-        generator.generate(),
+        generator.try_generate(),
         Ok(UlidFlake::from_parts(100, 5).unwrap())
     );
 
@@ -549,7 +549,7 @@ fn a_race_between_threads_is_no_rollback_even_with_a_zero_allowance() {
     // The other thread stores 101/7 after our reading of 100: we read the clock again (101)
     // and continue its millisecond, instead of failing with a 1 ms "rollback".
     assert_eq!(
-        generator.generate(),
+        generator.try_generate(),
         Ok(UlidFlake::from_parts(101, 8).unwrap())
     );
     assert_eq!(generator.random_source().left(), 0);

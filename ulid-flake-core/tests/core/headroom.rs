@@ -30,7 +30,7 @@ fn worst_case(
 fn single_calls_until_overflow(generator: &Generator<ManualClock, WorstCase>) -> u32 {
     let mut count = 0;
     loop {
-        match generator.generate() {
+        match generator.try_generate() {
             Ok(id) => {
                 assert_eq!(id.ms_since_epoch(), 100);
                 count += 1;
@@ -53,7 +53,7 @@ fn the_first_randomness_of_a_millisecond_leaves_its_top_bits_at_zero() {
         .unwrap();
     generator.random_source().push(&[u32::MAX]);
     assert_eq!(
-        generator.generate(),
+        generator.try_generate(),
         Ok(UlidFlake::from_parts(100, (1 << 17) - 1).unwrap())
     );
     assert_eq!(generator.headroom_bits(), 3);
@@ -90,7 +90,7 @@ fn every_millisecond_holds_the_guaranteed_ids_even_with_worst_case_draws() {
         let generator = worst_case(configure);
         let mut out = vec![UlidFlake::MIN; guaranteed as usize + 1];
         assert_eq!(
-            generator.generate_batch(&mut out),
+            generator.try_generate_batch(&mut out),
             Ok(guaranteed as usize),
             "{case}"
         );

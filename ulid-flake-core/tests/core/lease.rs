@@ -82,7 +82,7 @@ fn release_stops_the_generator_and_gives_the_id_back() {
         ScalabilityIdLease::acquire(table.clone(), LeaseOptions::new("jobs").ids(9..=9)).unwrap();
     let generator_works = lease
         .generator()
-        .generate_blocking()
+        .generate()
         .map(|id| id.scalability_id());
     assert_eq!(lease.status().state, LeaseState::Held);
 

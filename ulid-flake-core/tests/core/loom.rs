@@ -75,7 +75,7 @@ fn a_batch_and_single_calls_interleave_without_splitting_the_batch() {
             let generator = Arc::clone(&generator);
             loom::thread::spawn(move || {
                 let mut out = [UlidFlake::MIN; 3];
-                assert_eq!(generator.generate_batch(&mut out), Ok(3));
+                assert_eq!(generator.try_generate_batch(&mut out), Ok(3));
                 out
             })
         };

@@ -55,4 +55,5 @@ suite! {
     mod tracing;
     mod ulid_flake;
     mod uuid;
+    mod verbs;
 }

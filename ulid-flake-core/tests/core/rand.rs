@@ -22,7 +22,7 @@ fn ids(seed: u64) -> Vec<UlidFlake> {
     for tick in [1_000, 1_001] {
         generator.clock().set(at(tick));
         for _ in 0..4 {
-            ids.push(generator.generate().unwrap());
+            ids.push(generator.try_generate().unwrap());
         }
     }
     ids
@@ -87,7 +87,7 @@ fn the_operating_system_rng_drives_a_shared_generator() {
         .unwrap();
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..2)
-            .map(|_| scope.spawn(|| shared.generate().unwrap()))
+            .map(|_| scope.spawn(|| shared.try_generate().unwrap()))
             .collect();
         let ids: Vec<UlidFlake> = handles.into_iter().map(|h| h.join().unwrap()).collect();
         assert_ne!(ids[0], ids[1]);
@@ -101,5 +101,5 @@ fn thread_rng_drives_a_generator_for_its_thread() {
         .random_source(RandSource::new(rand::rng()))
         .build()
         .unwrap();
-    assert!(local.generate().unwrap() < local.generate().unwrap());
+    assert!(local.try_generate().unwrap() < local.try_generate().unwrap());
 }

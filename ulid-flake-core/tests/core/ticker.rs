@@ -62,7 +62,7 @@ fn the_ticker_is_never_behind_the_last_issued_millisecond() {
     let epoch = Epoch::DEFAULT.unix_ms() as i64;
     let mut previous = None;
     for _ in 0..200_000 {
-        let id = generator.generate_blocking().unwrap();
+        let id = generator.generate().unwrap();
         let issued_unix_ms = epoch + id.ms_since_epoch() as i64;
         assert!(generator.clock().unix_ms() >= issued_unix_ms);
         assert!(issued_unix_ms <= SystemClock.unix_ms());

@@ -100,7 +100,7 @@ fn generator(first_draw: u32) -> Generator<ManualClock, ScriptedRandom> {
 /// A generator that has made the last ID of millisecond 5 000 (a full first draw).
 fn with_a_full_millisecond() -> Generator<ManualClock, ScriptedRandom> {
     let generator = generator(1_048_575);
-    generator.generate().unwrap();
+    generator.try_generate().unwrap();
     generator
 }
 
@@ -109,7 +109,7 @@ fn an_ordinary_generation_is_no_event() {
     let generator = generator(1_048_575);
     assert_eq!(
         events_of(|| {
-            generator.generate().unwrap();
+            generator.try_generate().unwrap();
         }),
         [] as [String; 0]
     );
@@ -122,7 +122,7 @@ fn a_rollback_within_the_allowance_is_a_debug_event() {
     generator.random_source().push(&[0, 255]);
     let events = events_of(|| {
         generator.clock().set(at(4_999));
-        assert!(matches!(generator.generate(), Err(Error::Overflow { .. })));
+        assert!(matches!(generator.try_generate(), Err(Error::Overflow { .. })));
     });
     assert_eq!(
         events,
@@ -142,7 +142,7 @@ fn a_rollback_beyond_the_allowance_is_a_warning() {
         // The draw taken before the state is read, unused.
         generator.random_source().push(&[0xDEAD]);
         assert!(matches!(
-            generator.generate(),
+            generator.try_generate(),
             Err(Error::ClockMovedBackwards { .. })
         ));
     });
@@ -162,7 +162,7 @@ fn waiting_for_the_next_millisecond_is_a_trace_event() {
     // An increment of 7, past the full millisecond; then a fresh 42.
     generator.random_source().push(&[7, 42]);
     let events = events_of(|| {
-        generator.generate_blocking().unwrap();
+        generator.generate().unwrap();
     });
     assert_eq!(
         events,

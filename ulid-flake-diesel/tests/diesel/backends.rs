@@ -450,7 +450,7 @@ macro_rules! backend_tests {
                 let conn = &mut crate::support::$backend();
                 let generator = Generator::new();
                 let rows: Vec<User> = (0..10_000)
-                    .map(|_| user(generator.generate_blocking().unwrap(), "", None))
+                    .map(|_| user(generator.generate().unwrap(), "", None))
                     .collect();
                 // The last chunk first, so that only the IDs can put them back in order.
                 for chunk in rows.chunks(1_000).rev() {

@@ -343,7 +343,7 @@ macro_rules! database_tests {
                 let table = users_table(&pool).await;
                 let generator = Generator::new();
                 let generated: Vec<Id<User>> = (0..ORDERED_IDS)
-                    .map(|_| generator.generate_blocking().map(Id::from))
+                    .map(|_| generator.generate().map(Id::from))
                     .collect::<Result<_, _>>()
                     .unwrap();
                 // Insert the last chunk first, so that only the IDs can put them back in order.

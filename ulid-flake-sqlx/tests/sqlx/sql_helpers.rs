@@ -156,7 +156,7 @@ macro_rules! sql_helper_tests {
                 .unwrap();
                 let generator = Generator::new();
                 let mut generated: Vec<UlidFlake> = (0..GENERATED)
-                    .map(|_| generator.generate_blocking().unwrap())
+                    .map(|_| generator.generate().unwrap())
                     .collect();
                 for chunk in generated.chunks(1_000) {
                     let mut insert =
