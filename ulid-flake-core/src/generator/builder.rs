@@ -90,9 +90,9 @@ impl<C, R> GeneratorBuilder<C, R> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidEnvironmentVariable`] when the variable holds anything but a decimal
-    /// integer (surrounding white space allowed), and [`Error::InvalidScalabilityId`] for an
-    /// integer above 31: a bad value is never ignored.
+    /// [`Error::InvalidEnvironmentValue`], naming the variable and showing the value, when it
+    /// holds anything but a decimal integer 0..=31 (surrounding white space allowed; an empty
+    /// value is an error, not "unset"): a bad value is never ignored.
     ///
     /// ```
     /// use ulid_flake_core::generator::{Generator, Layout};
