@@ -54,7 +54,10 @@ describe() {
 # The steps
 # ---------------------------------------------------------------------------------------------
 
-published=(-p ulid-flake-core -p ulid-flake-sqlx -p ulid-flake-diesel -p ulid-flake-cli)
+# The crates published to crates.io, and the same as cargo's package arguments.
+CRATES=(ulid-flake-core ulid-flake-sqlx ulid-flake-diesel ulid-flake-cli)
+published=()
+for crate in "${CRATES[@]}"; do published+=(-p "$crate"); done
 # One feature set for the heavy graph: every step that builds the workspace uses exactly these
 # flags, so cargo reuses one build of the dependencies.
 workspace_build=(--workspace --all-features --all-targets)
@@ -78,16 +81,16 @@ step_docs() {
   # Each published crate with its default features and with none: the features step's checks
   # built their dependencies already (check mode is what rustdoc reads).
   local crate
-  for crate in "${published[@]}"; do
-    [[ $crate == -p ]] && continue
+  for crate in "${CRATES[@]}"; do
     RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p "$crate"
     RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p "$crate" --no-default-features
   done
-  # Every crate with every feature, its targets chosen so that cargo resolves features as for
-  # clippy (examples bring the dev-dependencies in), whose check build then serves here; then
-  # the same as docs.rs builds it (`--cfg docsrs`, whose `doc(cfg)` is unstable: the stable
-  # rustdoc with RUSTC_BOOTSTRAP, set for rustdoc alone so that no dependency is rebuilt).
-  RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --workspace --all-features --lib --bins --examples
+  # Every crate with every feature, as docs.rs builds it (`--cfg docsrs`, whose `doc(cfg)` is
+  # unstable: the stable rustdoc with RUSTC_BOOTSTRAP, set for rustdoc alone so that no
+  # dependency is rebuilt). No plain all-features build beside it: `docsrs` gates nothing but
+  # `doc(cfg)`, so it would document the same items again. Its targets are chosen so that cargo
+  # resolves features as for clippy (examples bring the dev-dependencies in), whose check
+  # build then serves here.
   RUSTDOC=$PWD/scripts/lib/rustdoc-docsrs RUSTDOCFLAGS="-D warnings --cfg docsrs" \
     cargo doc -q --no-deps --workspace --all-features --lib --bins --examples
 }
@@ -98,7 +101,7 @@ step_features() {
   # crates in the next step): a library's check does not resolve dev-dependencies' features.
   # Aliases and the adapters' pass-throughs are not checked alone (hack-exclusions.py says why).
   local crate excluded features
-  for crate in ulid-flake-core ulid-flake-sqlx ulid-flake-diesel ulid-flake-cli; do
+  for crate in "${CRATES[@]}"; do
     excluded=$(scripts/lib/hack-exclusions.py "$crate")
     if [[ $crate != ulid-flake-core && -n $excluded ]] &&
       grep -rnE "feature = \"(${excluded//,/|})\"" "$crate/src"; then

@@ -16,20 +16,12 @@ use crate::ulid_flake::UlidFlake;
 pub const SCALABILITY_ID_VARIABLE: &str = "ULID_FLAKE_SCALABILITY_ID";
 
 /// Set once, by [`set_default_generator`], a lease, [`init_from_env`] or the first use, with
-/// who set it up; an environment that fails to configure it is kept as its error, returned to
-/// every caller.
-static DEFAULT: OnceLock<Result<(&'static Generator, Origin), Error>> = OnceLock::new();
+/// whether a lease installed it (what the environment variable would conflict with); an
+/// environment that fails to configure it is kept as its error, returned to every caller.
+static DEFAULT: OnceLock<Result<(&'static Generator, Leased), Error>> = OnceLock::new();
 
-/// Who set the default generator up: what a later configuration conflicts with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Origin {
-    /// Built from the environment, by [`init_from_env`] or by the first ID made through it.
-    Environment,
-    /// Installed by [`set_default_generator`].
-    Caller,
-    /// Installed by a scalability-id lease.
-    Lease,
-}
+/// Whether a scalability-id lease installed the default generator.
+type Leased = bool;
 
 /// The process-wide default generator.
 ///
@@ -51,7 +43,7 @@ enum Origin {
 pub fn default_generator() -> Result<&'static Generator, Error> {
     let (generator, _) = (*DEFAULT.get_or_init(|| {
         let generator = Generator::builder().layout_from_env()?.build()?;
-        Ok((&*Box::leak(Box::new(generator)), Origin::Environment))
+        Ok((&*Box::leak(Box::new(generator)), false))
     }))?;
     Ok(generator)
 }
@@ -80,7 +72,7 @@ pub fn set_default_generator(generator: Generator) -> Result<(), Error> {
     if DEFAULT.get().is_some() {
         return Err(Error::DefaultGeneratorAlreadySet);
     }
-    install(Box::leak(Box::new(generator)), Origin::Caller)
+    install(Box::leak(Box::new(generator)), false)
 }
 
 /// Installs a leased generator, which lives until the process exits, as the default. The
@@ -91,12 +83,12 @@ pub(crate) fn install_leased(generator: &'static Generator) -> Result<(), Error>
             variable: SCALABILITY_ID_VARIABLE,
         });
     }
-    install(generator, Origin::Lease)
+    install(generator, true)
 }
 
-fn install(generator: &'static Generator, origin: Origin) -> Result<(), Error> {
+fn install(generator: &'static Generator, leased: Leased) -> Result<(), Error> {
     DEFAULT
-        .set(Ok((generator, origin)))
+        .set(Ok((generator, leased)))
         .map_err(|_| Error::DefaultGeneratorAlreadySet)
 }
 
@@ -149,7 +141,7 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
 pub fn init_from_env() -> Result<(), Error> {
     let variable = scalability_id_from_env()?;
     match (DEFAULT.get(), variable) {
-        (Some(Ok((_, Origin::Lease))), Some(_)) => Err(Error::ScalabilityIdConfiguredTwice {
+        (Some(Ok((_, true))), Some(_)) => Err(Error::ScalabilityIdConfiguredTwice {
             variable: SCALABILITY_ID_VARIABLE,
         }),
         (Some(result), _) => result.map(drop),

@@ -95,8 +95,9 @@ impl<C: LeaseClock> Shared<C> {
             };
         }
         let record = self.record();
-        let (deadline, _) = self.generator.lease_gate().state();
-        let now = self.generator.lease_gate().now().unwrap_or(u64::MAX);
+        let gate = self.generator.lease_gate();
+        let (deadline, _) = gate.state();
+        let now = gate.now().unwrap_or(u64::MAX);
         let state = match record.state {
             // The deadline passed while the thread waits on the database: the generator has
             // stopped already, whatever the thread last wrote.
@@ -248,16 +249,13 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     }
 
     fn shutdown(&mut self) {
-        self.shared.generator.lease_gate().close();
+        let gate = self.shared.generator.lease_gate();
+        gate.close();
         let mut release_error = None;
         if let Some(held) = self.held.take() {
             // The margin, plus however far the generator stamped IDs ahead of its clock
             // (`new_id` after a rollback): the next holder starts after both.
-            let generator = &self.shared.generator;
-            let ahead_ms = match (
-                generator.lease_gate().last_ms(),
-                generator.lease_gate().now(),
-            ) {
+            let ahead_ms = match (gate.last_ms(), gate.now()) {
                 (Some(last), Ok(now)) => last.saturating_sub(now),
                 _ => 0,
             };
@@ -401,18 +399,17 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// that moment has passed already.
     fn confirm(&mut self, scalability_id: u8, sent: Duration) -> bool {
         let deadline = sent + self.shared.timing.usable_validity();
-        let generator = &self.shared.generator;
+        let gate = self.shared.generator.lease_gate();
         // The wall clock first, then the monotonic one: a pause between the two reads then
         // shortens what is left, never lengthens it.
         // A clock outside the epoch's range can stamp no ID: stay closed.
-        let Ok(timestamp) = generator.lease_gate().now() else {
+        let Ok(timestamp) = gate.now() else {
             return false;
         };
         let now = self.monotonic();
         let Some(left) = deadline.checked_sub(now).filter(|left| !left.is_zero()) else {
             return false;
         };
-        let generator = &self.shared.generator;
         // Rounded down: the last millisecond allowed ends no later than the deadline.
         let gate_deadline = timestamp + left.as_millis() as u64;
         let moved = self
@@ -421,9 +418,9 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         if moved {
             // IDs under this id start from a reading taken now, not from a millisecond
             // stamped before the id was this lease's.
-            generator.lease_gate().leave_current_millisecond();
+            gate.leave_current_millisecond();
         }
-        generator.lease_gate().open(scalability_id, gate_deadline);
+        gate.open(scalability_id, gate_deadline);
         self.held = Some(Held {
             scalability_id,
             deadline,
@@ -431,7 +428,8 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let mut record = self.shared.record();
         record.state = Some(LeaseState::Held);
         record.scalability_id = Some(scalability_id);
-        record.valid_until_unix_ms = Some((generator.epoch().unix_ms() + gate_deadline) as i64);
+        record.valid_until_unix_ms =
+            Some((self.shared.generator.epoch().unix_ms() + gate_deadline) as i64);
         true
     }
 
