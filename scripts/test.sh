@@ -190,9 +190,7 @@ step_fast-tests() { cargo test -q -p ulid-flake-core -p ulid-flake-cli --all-fea
 
 # One line per step run, "name<TAB>seconds<TAB>status", shared with the re-entered script that
 # runs the database steps inside scripts/with-databases.sh.
-outermost=
 if [[ -z ${ULID_FLAKE_TEST_TIMINGS:-} ]]; then
-  outermost=1
   ULID_FLAKE_TEST_TIMINGS=$(mktemp -t test-timings.XXXXXX)
   export ULID_FLAKE_TEST_TIMINGS
   started=$SECONDS
@@ -249,7 +247,15 @@ flush_database_steps() {
   printf '\n==> servers: %s\n' "$(describe servers)" >&2
   local args=() name
   for name in "$@"; do args+=(--only "$name"); done
-  ULID_FLAKE_TEST_SERVERS_ASKED_AT=$(date +%s) scripts/with-databases.sh "$0" --inside-databases "${args[@]}"
+  local asked_at status=0
+  asked_at=$(date +%s)
+  ULID_FLAKE_TEST_SERVERS_ASKED_AT=$asked_at scripts/with-databases.sh "$0" --inside-databases \
+    "${args[@]}" || status=$?
+  # The re-entered script records the servers' start-up; when they never started, say so here.
+  if ! grep -q "^servers"$'\t' "$ULID_FLAKE_TEST_TIMINGS"; then
+    record servers $(($(date +%s) - asked_at)) FAILED
+  fi
+  [[ $status -eq 0 ]] || exit "$status"
 }
 
 mode=full
