@@ -90,22 +90,24 @@ impl fmt::Debug for UlidFlake {
 }
 
 /// The integer formats (`{:X}`, `{:x}`, `{:b}`, `{:o}`) of an ID type: its integer value
-/// (`to_u64`), honouring every flag (`{:#X}` adds the `0x` prefix). One list for every ID type.
-macro_rules! integer_formats {
+/// (`to_u64`), honouring every flag (`{:#X}` adds the `0x` prefix). One list for every ID type,
+/// `newtype!` keys included. Not public API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __integer_formats {
     ([$($generics:tt)*] $type:ty) => {
-        $crate::fmt::integer_formats!(@one UpperHex [$($generics)*] $type);
-        $crate::fmt::integer_formats!(@one LowerHex [$($generics)*] $type);
-        $crate::fmt::integer_formats!(@one Binary [$($generics)*] $type);
-        $crate::fmt::integer_formats!(@one Octal [$($generics)*] $type);
+        $crate::__integer_formats!(@one UpperHex [$($generics)*] $type);
+        $crate::__integer_formats!(@one LowerHex [$($generics)*] $type);
+        $crate::__integer_formats!(@one Binary [$($generics)*] $type);
+        $crate::__integer_formats!(@one Octal [$($generics)*] $type);
     };
     (@one $trait:ident [$($generics:tt)*] $type:ty) => {
-        impl<$($generics)*> core::fmt::$trait for $type {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                core::fmt::$trait::fmt(&self.to_u64(), f)
+        impl<$($generics)*> ::core::fmt::$trait for $type {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::$trait::fmt(&self.to_u64(), f)
             }
         }
     };
 }
-pub(crate) use integer_formats;
 
-integer_formats!([] UlidFlake);
+crate::__integer_formats!([] UlidFlake);

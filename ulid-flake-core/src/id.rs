@@ -74,8 +74,6 @@ use crate::ulid_flake::UlidFlake;
 ///   `T` must implement `ToSchema`, as an API's entities do (for one that does not, mark the
 ///   field `#[schema(value_type = UlidFlake)]`). In JSON Schema every ID shares one
 ///   definition, `UlidFlake`, and `T` needs nothing.
-#[cfg_attr(feature = "diesel2", derive(diesel::expression::AsExpression))]
-#[cfg_attr(feature = "diesel2", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct Id<T: ?Sized> {
     pub(crate) value: UlidFlake,
@@ -573,7 +571,7 @@ impl<T: ?Sized> fmt::Display for Id<T> {
     }
 }
 
-crate::fmt::integer_formats!([T: ?Sized] Id<T>);
+crate::__integer_formats!([T: ?Sized] Id<T>);
 
 impl<T: ?Sized> FromStr for Id<T> {
     type Err = Error;

@@ -190,7 +190,7 @@
 //! assert_eq!(Value::from(id), Value::BigInt(Some(14_246_757_444_195_114)));
 //! assert_eq!(
 //!     Id::<User>::try_from_u64(1 << 63).unwrap_err().to_string(),
-//!     "Error converting `u64` into `UlidFlake`: value out of range: \
+//!     "Error converting `u64` into `Id`: value out of range: \
 //!      expected 0..=9223372036854775807 (a first character 0-7 in text), \
 //!      found 9223372036854775808"
 //! );
@@ -248,6 +248,7 @@ mod fmt;
 #[cfg(feature = "std")]
 pub mod generator;
 mod id;
+mod id_type;
 mod layout;
 #[cfg(feature = "std")]
 pub mod lease;

@@ -49,10 +49,9 @@ macro_rules! ulid_flake {
 }
 
 /// Defines a key type of your own over [`UlidFlake`](crate::UlidFlake): `struct UserId(pub
-/// UlidFlake)`, for those who prefer one type per key to `Id<User>`. It has the traits and
-/// integrations listed below — not yet all of [`Id<T>`](crate::Id)'s: the postgres-types,
-/// rusqlite, async-graphql, arbitrary, proptest and chrono/time/jiff integrations are
-/// `Id<T>`'s only.
+/// UlidFlake)`, for those who prefer one type per key to `Id<User>`. It can do what every ID
+/// type of this crate can: the same methods, conversions and formats as
+/// [`Id<T>`](crate::Id), and every integration that is on (the list below).
 ///
 /// ```
 /// ulid_flake_core::newtype! {
@@ -66,43 +65,113 @@ macro_rules! ulid_flake {
 /// assert_eq!(i64::from(id), 14_246_757_444_195_114);
 /// assert_eq!(UserId::try_from(14_246_757_444_195_114_u64)?, id);
 /// assert!(UserId::try_from(-5_i64).is_err());
+/// assert_eq!(id.ms_since_epoch(), 14_246_757_444_195_114 >> 20);
 /// assert!(UserId::generate()? > id);
 /// # #[cfg(feature = "serde")]
 /// assert_eq!(serde_json::to_string(&id).unwrap(), r#""00CMXB6TAK4SA""#);
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 ///
+/// A key can carry a prefix, as [`PrefixedId<T>`](crate::PrefixedId) does: its text (and
+/// serde's JSON, the schemas, GraphQL) is `order_` and the 13 characters, its `BIGINT` the
+/// same. And it can go without integrations, named by their features: features unify across
+/// a dependency graph, so an impl of your own for a trait an integration implements would
+/// otherwise collide with ours.
+///
+/// ```
+/// ulid_flake_core::newtype! {
+///     /// The key of an order.
+///     pub struct OrderId;
+///     prefix = "order";
+///     without = ["serde"];
+/// }
+///
+/// let id: OrderId = "order_00CMXB6TAK4SA".parse()?;
+/// assert_eq!(id.to_string(), "order_00CMXB6TAK4SA");
+/// assert_eq!(id.to_i64(), 14_246_757_444_195_114);
+/// assert!("00CMXB6TAK4SA".parse::<OrderId>().is_err());
+///
+/// // Our serde impls are left out, so this one does not collide with them.
+/// # #[cfg(feature = "serde")]
+/// impl serde::Serialize for OrderId {
+///     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+///         serializer.serialize_i64(self.to_i64())
+///     }
+/// }
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+///
+/// A prefix is 1 to 31 characters, a lowercase ASCII letter then lowercase letters and
+/// digits (see [`is_valid_prefix`](crate::is_valid_prefix)); another prefix, or a name in
+/// `without` that is no integration's feature, does not compile:
+///
+/// ```compile_fail,E0080
+/// ulid_flake_core::newtype! {
+///     /// Not a valid prefix.
+///     pub struct OrderId;
+///     prefix = "Order";
+/// }
+/// ```
+///
+/// ```compile_fail,E0080
+/// ulid_flake_core::newtype! {
+///     /// `sqlx` is the alias; integrations are named by their versioned features.
+///     pub struct OrderId;
+///     without = ["sqlx"];
+/// }
+/// ```
+///
 /// The type gets, whatever the features:
 ///
 /// - `Clone`, `Copy`, `PartialEq`, `Eq`, `PartialOrd`, `Ord` and `Hash` (derived: do not derive
-///   them again), `Debug` (`UserId(00CMXB6TAK4SA)`), `Display` (the canonical text) and
-///   `FromStr` (strict, as [`UlidFlake::parse_str`](crate::UlidFlake::parse_str));
-/// - `From` conversions to and from [`UlidFlake`](crate::UlidFlake), `From<UserId>` for `i64`
-///   and `u64`, and `TryFrom<i64>` and `TryFrom<u64>`, which reject what
-///   [`UlidFlake`](crate::UlidFlake) rejects;
+///   them again), `Debug` (`UserId(00CMXB6TAK4SA)`), `Display` (its text) and `FromStr`
+///   (strict, as [`UlidFlake::parse_str`](crate::UlidFlake::parse_str), after the prefix if it
+///   has one), and the integer formats (`{:x}`, `{:X}`, `{:b}`, `{:o}`);
+/// - the constants `MIN` and `MAX`, and the methods `from_ulid_flake`, `to_ulid_flake`,
+///   `to_u64`, `to_i64`, `from_u64`, `from_i64`, `to_bytes`, `from_bytes`, `parse_str`,
+///   `parse_ascii`, `encode`, `ms_since_epoch`, `randomness`, `scalable_randomness`,
+///   `scalability_id` and `unix_ms`, as [`Id<T>`](crate::Id)'s;
+/// - `From` conversions to and from [`UlidFlake`](crate::UlidFlake), `From<UserId>` for `i64`,
+///   `u64` and `[u8; 8]`, and `TryFrom<i64>`, `TryFrom<u64>` and `TryFrom<&str>`, which reject
+///   what [`UlidFlake`](crate::UlidFlake) rejects;
 ///
 /// and, with the features of `ulid-flake-core` that are on (the database adapters turn theirs
-/// on; the calling crate needs no dependency or feature of its own):
+/// on; the calling crate needs no dependency or feature of its own), the same as every other
+/// ID type:
 ///
 /// - `std`: `UserId::generate()`, `try_generate()` and `new()`, from the process-wide
-///   generator, as `UlidFlake`'s (the verbs table of the crate docs);
-/// - `tokio`: `UserId::generate_async()`;
-/// - `serde`: `Serialize` and `Deserialize`, as [`UlidFlake`](crate::UlidFlake)'s;
-/// - `sqlx09`: sqlx's `Type`, `Encode` and `Decode` as a `BIGINT` on every database (and
-///   `PgHasArrayType` with PostgreSQL);
-/// - `diesel2`: Diesel's `AsExpression` (also for `Nullable<BigInt>`), `Queryable`
-///   (hence `FromSqlRow`), `ToSql` and `FromSql` as `BigInt`, on every backend;
-/// - `sea-orm2`: SeaORM's column-type traits as a `BIGINT` (`TryGetable`, `ValueType`,
-///   `Nullable`, `From<UserId> for Value`, `TryFromU64`, so it can be a primary key, and the
-///   array traits for PostgreSQL);
-/// - `utoipa5` and `schemars1`: the schema of [`UlidFlake`](crate::UlidFlake), under its name, so
-///   every ID of a document shares one definition.
+///   generator (the verbs table of the crate docs); `tokio`: `UserId::generate_async()`;
+/// - `serde`: `Serialize` and `Deserialize` (the text in human-readable formats, the integer
+///   in the others);
+/// - `sqlx09`: `Type`, `Encode` and `Decode` as a `BIGINT` on every database;
+///   `sqlx09-postgres`: `PgHasArrayType`;
+/// - `diesel2`: `AsExpression` (also for `Nullable<BigInt>`), `Queryable` (hence
+///   `FromSqlRow`), `ToSql` and `FromSql` as `BigInt`, on every backend;
+/// - `sea-orm2`: the column-type traits as a `BIGINT` (`TryGetable`, `ValueType`, `Nullable`,
+///   `From<UserId> for Value`, `TryFromU64`, so it can be a primary key, and the array traits
+///   for PostgreSQL);
+/// - `utoipa5` and `schemars1`: the schema of the text (an unprefixed key shares
+///   `UlidFlake`'s definition);
+/// - `postgres-types02`: `ToSql` and `FromSql` (`INT8`, or the text in a `TEXT` column);
+/// - `rusqlite`: `ToSql` and `FromSql` (`INTEGER`, or the text in a `TEXT` value);
+/// - `async-graphql7`: the scalar (`UlidFlake`, or `PrefixedId_order` for a prefixed key);
+/// - `arbitrary` and `proptest`: `Arbitrary`, edge values drawn often;
+/// - `uuid`: `to_uuid_v7` and `from_uuid_v7`.
 ///
 /// Attributes before `struct` (documentation, `#[derive]`s of other traits) are kept. The
 /// field is public: any [`UlidFlake`](crate::UlidFlake) is a valid key.
 #[macro_export]
 macro_rules! newtype {
-    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
+    (@prefix) => { ::core::option::Option::None };
+    (@prefix $prefix:literal) => { ::core::option::Option::Some($prefix) };
+    (@text_len) => { $crate::ENCODED_LEN };
+    (@text_len $prefix:literal) => { $crate::MAX_PREFIXED_LEN };
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident;
+        $(prefix = $prefix:literal;)?
+        $(without = [$($without:tt),* $(,)?];)?
+    ) => {
         $(#[$meta])*
         #[derive(
             ::core::clone::Clone,
@@ -116,23 +185,174 @@ macro_rules! newtype {
         #[repr(transparent)]
         $vis struct $name(pub $crate::UlidFlake);
 
+        const _: () = $crate::__private::check_prefix($crate::newtype!(@prefix $($prefix)?));
+
+        impl $crate::__private::IdType for $name {
+            const PREFIX: ::core::option::Option<&'static str> = $crate::newtype!(@prefix $($prefix)?);
+            const NAME: &'static str = ::core::stringify!($name);
+
+            fn from_ulid_flake(value: $crate::UlidFlake) -> Self {
+                Self(value)
+            }
+
+            fn to_ulid_flake(self) -> $crate::UlidFlake {
+                self.0
+            }
+
+            fn as_ulid_flake(&self) -> &$crate::UlidFlake {
+                &self.0
+            }
+        }
+
+        #[allow(dead_code)]
+        impl $name {
+            /// The smallest key.
+            pub const MIN: Self = Self($crate::UlidFlake::MIN);
+
+            /// The largest key.
+            pub const MAX: Self = Self($crate::UlidFlake::MAX);
+
+            /// The key of a Ulid-Flake.
+            pub const fn from_ulid_flake(value: $crate::UlidFlake) -> Self {
+                Self(value)
+            }
+
+            /// The Ulid-Flake of the key.
+            pub const fn to_ulid_flake(self) -> $crate::UlidFlake {
+                self.0
+            }
+
+            /// The integer value, as `UlidFlake::to_u64`.
+            pub const fn to_u64(self) -> u64 {
+                self.0.to_u64()
+            }
+
+            /// The integer value as an `i64`, never negative, as `UlidFlake::to_i64`.
+            pub const fn to_i64(self) -> i64 {
+                self.0.to_i64()
+            }
+
+            /// The key of an integer, as `UlidFlake::from_u64`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::from_u64`.
+            pub const fn from_u64(value: u64) -> ::core::result::Result<Self, $crate::Error> {
+                match $crate::UlidFlake::from_u64(value) {
+                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self(value)),
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            }
+
+            /// The key of a `BIGINT`, as `UlidFlake::from_i64`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::from_i64`.
+            pub const fn from_i64(value: i64) -> ::core::result::Result<Self, $crate::Error> {
+                match $crate::UlidFlake::from_i64(value) {
+                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self(value)),
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            }
+
+            /// The 8-byte big-endian form, as `UlidFlake::to_bytes`.
+            pub const fn to_bytes(self) -> [u8; 8] {
+                self.0.to_bytes()
+            }
+
+            /// The key of its 8-byte big-endian form, as `UlidFlake::from_bytes`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::from_bytes`.
+            pub const fn from_bytes(bytes: [u8; 8]) -> ::core::result::Result<Self, $crate::Error> {
+                match $crate::UlidFlake::from_bytes(bytes) {
+                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self(value)),
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            }
+
+            /// Parses the key's text (after its prefix, if it has one), as `FromStr`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::parse_str`, and `Error::WrongPrefix` for a prefixed key's text
+            /// without its prefix.
+            pub fn parse_str(text: &str) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::__private::parse_text(text.as_bytes())
+            }
+
+            /// Parses the key's text from bytes, as `parse_str`.
+            ///
+            /// # Errors
+            ///
+            /// As `parse_str`.
+            pub fn parse_ascii(bytes: &[u8]) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::__private::parse_text(bytes)
+            }
+
+            /// Writes the key's text into `buf` and returns it, without allocating: the text
+            /// `Display` writes.
+            pub fn encode(self, buf: &mut [u8; $crate::newtype!(@text_len $($prefix)?)]) -> &str {
+                $crate::__private::encode_into(self, buf)
+            }
+
+            /// Milliseconds since the epoch, as `UlidFlake::ms_since_epoch`.
+            pub const fn ms_since_epoch(self) -> u64 {
+                self.0.ms_since_epoch()
+            }
+
+            /// The 20-bit randomness, as `UlidFlake::randomness`.
+            pub const fn randomness(self) -> u32 {
+                self.0.randomness()
+            }
+
+            /// The 15-bit randomness of the scalable layout, as
+            /// `UlidFlake::scalable_randomness`.
+            pub const fn scalable_randomness(self) -> u16 {
+                self.0.scalable_randomness()
+            }
+
+            /// The scalability id of the scalable layout, as `UlidFlake::scalability_id`.
+            pub const fn scalability_id(self) -> u8 {
+                self.0.scalability_id()
+            }
+
+            /// The moment of the key in Unix milliseconds, given its epoch, as
+            /// `UlidFlake::unix_ms`.
+            pub const fn unix_ms(self, epoch: $crate::Epoch) -> u64 {
+                self.0.unix_ms(epoch)
+            }
+        }
+
         impl ::core::fmt::Debug for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::core::write!(f, "{}({})", ::core::stringify!($name), self.0)
+                ::core::write!(f, "{}({})", ::core::stringify!($name), self)
             }
         }
 
         impl ::core::fmt::Display for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::core::fmt::Display::fmt(&self.0, f)
+                f.pad(self.encode(&mut [0; $crate::newtype!(@text_len $($prefix)?)]))
             }
         }
+
+        $crate::__integer_formats!([] $name);
 
         impl ::core::str::FromStr for $name {
             type Err = $crate::Error;
 
             fn from_str(text: &str) -> ::core::result::Result<Self, $crate::Error> {
-                $crate::UlidFlake::parse_str(text).map(Self)
+                Self::parse_str(text)
+            }
+        }
+
+        impl ::core::convert::TryFrom<&str> for $name {
+            type Error = $crate::Error;
+
+            fn try_from(text: &str) -> ::core::result::Result<Self, $crate::Error> {
+                Self::parse_str(text)
             }
         }
 
@@ -160,11 +380,17 @@ macro_rules! newtype {
             }
         }
 
+        impl ::core::convert::From<$name> for [u8; 8] {
+            fn from(value: $name) -> Self {
+                value.0.to_bytes()
+            }
+        }
+
         impl ::core::convert::TryFrom<i64> for $name {
             type Error = $crate::Error;
 
             fn try_from(value: i64) -> ::core::result::Result<Self, $crate::Error> {
-                $crate::UlidFlake::from_i64(value).map(Self)
+                Self::from_i64(value)
             }
         }
 
@@ -172,21 +398,15 @@ macro_rules! newtype {
             type Error = $crate::Error;
 
             fn try_from(value: u64) -> ::core::result::Result<Self, $crate::Error> {
-                $crate::UlidFlake::from_u64(value).map(Self)
+                Self::from_u64(value)
             }
         }
 
-        // Each helper is defined by `ulid-flake-core` according to its own features (a no-op
-        // when the feature is off), so what is generated follows the core's features, never
-        // the calling crate's.
+        // The verbs follow this crate's features (each helper is a no-op when its feature is
+        // off), and so do the integrations, from the one list in `external/mod.rs`.
         $crate::__newtype_std!($name);
         $crate::__newtype_tokio!($name);
-        $crate::__newtype_serde!($name);
-        $crate::__newtype_sqlx!($name);
-        $crate::__newtype_diesel!($name);
-        $crate::__newtype_sea_orm!($name);
-        $crate::__newtype_utoipa!($name);
-        $crate::__newtype_schemars!($name);
+        $crate::__impl_integrations!([$($($without)*)?] [] $name);
     };
 }
 

@@ -146,8 +146,6 @@ pub fn split_prefix(text: &[u8]) -> Option<(&str, &[u8])> {
 ///   `PrefixedId_User`: a string of exactly the prefixed length, with the pattern
 ///   `^user_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$` and an example; with `schemars`, a
 ///   definition per prefix (`PrefixedId_user`).
-#[cfg_attr(feature = "diesel2", derive(diesel::expression::AsExpression))]
-#[cfg_attr(feature = "diesel2", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct PrefixedId<T: Prefix + ?Sized> {
     pub(crate) id: Id<T>,
@@ -311,21 +309,7 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     ///
     /// As [`PrefixedId::parse_str`].
     pub fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
-        let prefix = Self::PREFIX.as_bytes();
-        let Some(rest) = bytes
-            .strip_prefix(prefix)
-            .and_then(|rest| rest.strip_prefix(b"_"))
-        else {
-            return Err(wrong_prefix(Self::PREFIX, bytes));
-        };
-        match UlidFlake::parse_ascii(rest) {
-            Ok(value) => Ok(Self::from(value)),
-            Err(Error::InvalidCharacter { index, found }) => Err(Error::InvalidCharacter {
-                index: index + prefix.len() + 1,
-                found,
-            }),
-            Err(error) => Err(error),
-        }
+        crate::id_type::parse_prefixed(Some(Self::PREFIX), bytes).map(Self::from)
     }
 
     /// A new ID from the process-wide default generator; see [`UlidFlake::generate`].
@@ -388,34 +372,7 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn encode(self, buf: &mut [u8; MAX_PREFIXED_LEN]) -> &str {
-        let prefix = Self::PREFIX.as_bytes();
-        let (head, tail) = buf.split_at_mut(prefix.len());
-        head.copy_from_slice(prefix);
-        tail[0] = b'_';
-        let body: &mut [u8; ENCODED_LEN] = (&mut tail[1..=ENCODED_LEN])
-            .try_into()
-            .expect("the buffer holds the longest prefix, `_` and 13 characters");
-        self.to_ulid_flake().encode(body);
-        let len = prefix.len() + 1 + ENCODED_LEN;
-        // SAFETY: the prefix was checked to be ASCII (`Self::PREFIX`), and `_` and the
-        // Base32 digits are ASCII, so the bytes are valid UTF-8.
-        unsafe { core::str::from_utf8_unchecked(&buf[..len]) }
-    }
-}
-
-/// The [`Error::WrongPrefix`] for a text that does not start with `expected` and `_`.
-fn wrong_prefix(expected: &'static str, text: &[u8]) -> Error {
-    let found_len = text
-        .iter()
-        .position(|&byte| byte == b'_')
-        .map_or(0, |at| at + 1);
-    let mut found = [0; Error::FOUND_PREFIX_BYTES];
-    let kept = found_len.min(Error::FOUND_PREFIX_BYTES);
-    found[..kept].copy_from_slice(&text[..kept]);
-    Error::WrongPrefix {
-        expected,
-        found,
-        found_len: u16::try_from(found_len).unwrap_or(u16::MAX),
+        crate::id_type::encode_prefixed(Some(Self::PREFIX), self.to_ulid_flake(), buf)
     }
 }
 
@@ -456,7 +413,7 @@ impl<T: Prefix + ?Sized> Hash for PrefixedId<T> {
 }
 
 // The integer formats carry no prefix, as the other integer forms do not (the type's docs).
-crate::fmt::integer_formats!([T: Prefix + ?Sized] PrefixedId<T>);
+crate::__integer_formats!([T: Prefix + ?Sized] PrefixedId<T>);
 
 impl<T: Prefix + ?Sized> fmt::Debug for PrefixedId<T> {
     /// `PrefixedId<User>(user_00CMXB6TAK4SA)`.

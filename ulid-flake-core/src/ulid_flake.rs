@@ -32,8 +32,6 @@ use crate::layout::{
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "diesel2", derive(diesel::expression::AsExpression))]
-#[cfg_attr(feature = "diesel2", diesel(sql_type = diesel::sql_types::BigInt))]
 #[repr(transparent)]
 pub struct UlidFlake(u64);
 

@@ -3,14 +3,13 @@
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 use super::edges;
-use crate::id::Id;
-use crate::ulid_flake::UlidFlake;
+use crate::id_type::IdType;
 
 /// Always a valid ID (`0..=i64::MAX`); fuzz input is spent on edges first: a selector byte
 /// picks one of the edge values (`MIN`, `1`, `MAX`, `MAX - 1`, both ends of the first and last
 /// milliseconds) an eighth of the time, an ID with randomness 0 or all ones another eighth,
 /// an ID of the first or last millisecond another, and any valid ID otherwise. The empty
-/// input gives [`UlidFlake::MIN`].
+/// input gives [`UlidFlake::MIN`](crate::UlidFlake::MIN).
 ///
 /// ```
 /// use arbitrary::{Arbitrary, Unstructured};
@@ -22,38 +21,38 @@ use crate::ulid_flake::UlidFlake;
 /// assert_eq!(any, UlidFlake::MAX);
 /// # Ok::<(), arbitrary::Error>(())
 /// ```
-impl<'a> Arbitrary<'a> for UlidFlake {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        Ok(match u8::arbitrary(u)? >> 5 {
-            0 => *u.choose(&edges::VALUES)?,
-            1 => edges::with_edge_randomness(u64::arbitrary(u)?, bool::arbitrary(u)?),
-            2 => edges::at_edge_timestamp(bool::arbitrary(u)?, u32::arbitrary(u)?),
-            _ => edges::from_bits(u64::arbitrary(u)?),
-        })
-    }
-
-    fn size_hint(_depth: usize) -> (usize, Option<usize>) {
-        // The selector, then at most a `u64` and a `bool`.
-        (1, Some(10))
-    }
+pub fn arbitrary<I: IdType>(u: &mut Unstructured<'_>) -> Result<I> {
+    Ok(I::from_ulid_flake(match u8::arbitrary(u)? >> 5 {
+        0 => *u.choose(&edges::VALUES)?,
+        1 => edges::with_edge_randomness(u64::arbitrary(u)?, bool::arbitrary(u)?),
+        2 => edges::at_edge_timestamp(bool::arbitrary(u)?, u32::arbitrary(u)?),
+        _ => edges::from_bits(u64::arbitrary(u)?),
+    }))
 }
 
-/// As for [`UlidFlake`]: always valid, edge values often.
-///
-/// ```
-/// use arbitrary::{Arbitrary, Unstructured};
-/// use ulid_flake_core::Id;
-///
-/// struct User;
-/// assert_eq!(Id::<User>::arbitrary(&mut Unstructured::new(&[0, 7]))?, Id::MAX);
-/// # Ok::<(), arbitrary::Error>(())
-/// ```
-impl<'a, T: ?Sized> Arbitrary<'a> for Id<T> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        UlidFlake::arbitrary(u).map(Self::from_ulid_flake)
-    }
+/// [`arbitrary`]'s size hint: the selector, then at most a `u64` and a `bool`.
+pub const SIZE_HINT: (usize, Option<usize>) = (1, Some(10));
 
-    fn size_hint(depth: usize) -> (usize, Option<usize>) {
-        UlidFlake::size_hint(depth)
-    }
+/// Implements `arbitrary::Arbitrary` for an ID type, as [`arbitrary`]. Not public API: the
+/// list in `external/mod.rs` calls it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_arbitrary {
+    (["arbitrary" $($without:tt)*] $($rest:tt)*) => {};
+    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+        $crate::__impl_arbitrary!([$($without)*] $($rest)*);
+    };
+    ([] [$($generics:tt)*] $ty:ty) => {
+        impl<'a, $($generics)*> $crate::__private::arbitrary::Arbitrary<'a> for $ty {
+            fn arbitrary(
+                u: &mut $crate::__private::arbitrary::Unstructured<'a>,
+            ) -> $crate::__private::arbitrary::Result<Self> {
+                $crate::__private::arbitrary_support::arbitrary(u)
+            }
+
+            fn size_hint(_depth: usize) -> (usize, ::core::option::Option<usize>) {
+                $crate::__private::arbitrary_support::SIZE_HINT
+            }
+        }
+    };
 }

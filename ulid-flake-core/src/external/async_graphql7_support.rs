@@ -1,10 +1,13 @@
 //! async-graphql: IDs are custom scalars, strings in and out — the same text as serde's JSON,
 //! never a number (IDs exceed 2^53, which a JavaScript client cannot hold).
 //!
-//! `UlidFlake` and every `Id<T>` are one scalar, `UlidFlake`, as in the OpenAPI and JSON
-//! Schema documents: the entity is a Rust-side check, and GraphQL schemas name types, not type
-//! parameters. A `PrefixedId<T>` is a scalar of its own per prefix, `PrefixedId_user`, since
-//! its text differs.
+//! `UlidFlake`, every `Id<T>` and every unprefixed `newtype!` key are one scalar, `UlidFlake`,
+//! as in the OpenAPI and JSON Schema documents: the entity is a Rust-side check, and GraphQL
+//! schemas name types, not type parameters. A prefixed type (`PrefixedId<T>`, a prefixed key)
+//! is a scalar of its own per prefix, `PrefixedId_user`, since its text differs.
+//!
+//! The impls come from async-graphql's own `#[Scalar]`, told to reach async-graphql through
+//! this crate, so a crate that calls `newtype!` needs no dependency on async-graphql.
 //!
 //! A bad input is an `InputValueError` (a GraphQL error in the response, never a panic) whose
 //! message is the core's [`Error`](crate::Error)'s — what was expected, what was found — or,
@@ -14,71 +17,102 @@ use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
 
-use async_graphql::{InputValueError, InputValueResult, Scalar, ScalarType, TypeName, Value};
+use async_graphql::{InputType, InputValueError, InputValueResult, Value};
 
-use crate::external::text_form::TextForm;
-use crate::id::Id;
-use crate::prefixed::{Prefix, PrefixedId};
-use crate::ulid_flake::UlidFlake;
+use crate::id_type::{self, IdType};
+use crate::prefixed::MAX_PREFIXED_LEN;
 
-/// Reads a GraphQL input: a string holding the type's text.
-fn parse<V: TextForm + async_graphql::InputType>(
-    value: Value,
-    expected: &str,
-) -> InputValueResult<V> {
+/// The scalar's name: `UlidFlake` for every unprefixed type, `PrefixedId_{prefix}` for a
+/// prefixed one.
+pub fn type_name<I: IdType>() -> Cow<'static, str> {
+    match I::PREFIX {
+        None => Cow::Borrowed("UlidFlake"),
+        Some(prefix) => Cow::Owned(format!("PrefixedId_{prefix}")),
+    }
+}
+
+/// The scalar's description.
+pub fn description<I: IdType>() -> &'static str {
+    match I::PREFIX {
+        None => {
+            "A Ulid-Flake: a time-sortable 64-bit ID as 13 Crockford Base32 characters (either \
+             case accepted). A string, not a number: IDs exceed 2^53."
+        }
+        Some(_) => {
+            "A prefixed Ulid-Flake: the entity's prefix, `_`, then a time-sortable 64-bit ID as \
+             13 Crockford Base32 characters (either case accepted). A string, not a number."
+        }
+    }
+}
+
+/// Reads the ID's text from a GraphQL string; anything else is an error that says what was
+/// expected and what was found.
+pub fn parse<I: IdType + InputType>(value: Value) -> InputValueResult<I> {
     match value {
-        Value::String(text) => V::parse_text(text.as_bytes()).map_err(InputValueError::custom),
-        other => Err(InputValueError::custom(format!(
-            "expected a string of {expected}, found {other}"
-        ))),
+        Value::String(text) => {
+            id_type::parse_text(text.as_bytes()).map_err(InputValueError::custom)
+        }
+        other => Err(InputValueError::custom(match I::PREFIX {
+            None => format!("expected a string of 13 Crockford Base32 characters, found {other}"),
+            Some(prefix) => format!(
+                "expected a string of `{prefix}_` and 13 Crockford Base32 characters, found {other}"
+            ),
+        })),
     }
 }
 
-/// What the `UlidFlake` scalar holds.
-const EXPECTED: &str = "13 Crockford Base32 characters";
-
-/// A Ulid-Flake: a time-sortable 64-bit ID as 13 Crockford Base32 characters (either case
-/// accepted). A string, not a number: IDs exceed 2^53.
-#[Scalar(name = "UlidFlake")]
-impl ScalarType for UlidFlake {
-    fn parse(value: Value) -> InputValueResult<Self> {
-        parse(value, EXPECTED)
-    }
-
-    fn to_value(&self) -> Value {
-        Value::String(self.with_text(|text| String::from(text)))
-    }
+/// The ID's text as a GraphQL string.
+pub fn to_value<I: IdType>(id: I) -> Value {
+    Value::String(String::from(id_type::encode(
+        id,
+        &mut [0; MAX_PREFIXED_LEN],
+    )))
 }
 
-/// A Ulid-Flake: a time-sortable 64-bit ID as 13 Crockford Base32 characters (either case
-/// accepted). A string, not a number: IDs exceed 2^53.
-#[Scalar(name = "UlidFlake")]
-impl<T: ?Sized> ScalarType for Id<T> {
-    fn parse(value: Value) -> InputValueResult<Self> {
-        parse(value, EXPECTED)
-    }
+/// Implements async-graphql's `ScalarType`, `TypeName`, `Description`, `InputType` and `OutputType` for an ID
+/// type, through async-graphql's own `#[Scalar]`, told to find async-graphql through this
+/// crate: a crate that calls `newtype!` needs no dependency on async-graphql. Not public
+/// API: the list in `external/mod.rs` calls it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_async_graphql7 {
+    (["async-graphql7" $($without:tt)*] $($rest:tt)*) => {};
+    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+        $crate::__impl_async_graphql7!([$($without)*] $($rest)*);
+    };
+    ([] [$($generics:tt)*] $ty:ty) => {
+        const _: () = {
+            use $crate::__private::async_graphql::{
+                Description, InputValueResult, ScalarType, TypeName, Value,
+            };
+            use $crate::__private::async_graphql7_support as support;
 
-    fn to_value(&self) -> Value {
-        Value::String(self.with_text(|text| String::from(text)))
-    }
-}
+            impl<$($generics)*> TypeName for $ty {
+                fn type_name() -> $crate::__private::Cow<'static, str> {
+                    support::type_name::<Self>()
+                }
+            }
 
-/// The scalar's name: `PrefixedId_` and the prefix, as the JSON Schema definition's.
-impl<T: Prefix + ?Sized> TypeName for PrefixedId<T> {
-    fn type_name() -> Cow<'static, str> {
-        Cow::Owned(format!("PrefixedId_{}", Self::PREFIX))
-    }
-}
+            impl<$($generics)*> Description for $ty {
+                fn description() -> &'static str {
+                    support::description::<Self>()
+                }
+            }
 
-/// A prefixed Ulid-Flake: the entity's prefix, `_`, then a time-sortable 64-bit ID as 13
-/// Crockford Base32 characters (either case accepted). A string, not a number.
-#[Scalar(name_type)]
-impl<T: Prefix + ?Sized> ScalarType for PrefixedId<T> {
-    fn parse(value: Value) -> InputValueResult<Self> {
-        parse(value, &format!("`{}_` and {EXPECTED}", Self::PREFIX))
-    }
+            #[$crate::__private::async_graphql::Scalar(
+                crate = $crate::__private::async_graphql,
+                name_type,
+                use_type_description
+            )]
+            impl<$($generics)*> ScalarType for $ty {
+                fn parse(value: Value) -> InputValueResult<Self> {
+                    support::parse(value)
+                }
 
-    fn to_value(&self) -> Value {
-        Value::String(self.with_text(|text| String::from(text)))
-    }
+                fn to_value(&self) -> Value {
+                    support::to_value(*self)
+                }
+            }
+        };
+    };
 }

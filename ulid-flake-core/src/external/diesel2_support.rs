@@ -1,7 +1,8 @@
 //! Diesel: IDs are `BigInt` columns, through `i64`, on every backend Diesel supports.
 //!
-//! `AsExpression` is derived on the types themselves (see `ulid_flake.rs` and `id.rs`); this
-//! module adds the conversions and `Queryable` (hence `FromSqlRow`).
+//! Every ID type gets what `#[derive(AsExpression)]` with `#[diesel(sql_type = BigInt)]`
+//! writes (done by hand, so that a crate calling `newtype!` need not name `diesel`), the
+//! conversions, and `Queryable` (hence `FromSqlRow`).
 //!
 //! `Queryable` is written by hand, with the row an `i64`, rather than derived through
 //! `FromSqlRow` (which reads the value with `FromSql`): Diesel wraps an error of `FromSql` in a
@@ -26,6 +27,7 @@ use diesel::deserialize::{self, FromSql, Queryable};
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::{BigInt, Nullable};
 
+use crate::id_type::{self, IdType};
 use crate::ulid_flake::UlidFlake;
 
 impl UlidFlake {
@@ -38,37 +40,21 @@ impl UlidFlake {
     }
 }
 
-impl<DB: Backend> ToSql<BigInt, DB> for UlidFlake
+/// Writes an ID as a `BigInt`.
+pub fn to_sql<'b, DB: Backend>(
+    value: &'b UlidFlake,
+    out: &mut Output<'b, '_, DB>,
+) -> serialize::Result
 where
     i64: ToSql<BigInt, DB>,
 {
-    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
-        self.as_i64_ref().to_sql(out)
-    }
+    value.as_i64_ref().to_sql(out)
 }
 
-impl<DB: Backend> FromSql<BigInt, DB> for UlidFlake
-where
-    i64: FromSql<BigInt, DB>,
-{
-    /// Reads a `BigInt`; a negative value is an [`Error::OutOfRange`](crate::Error) that
-    /// names it — never a panic, never a wrapped ID.
-    fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
-        Ok(Self::from_i64(i64::from_sql(bytes)?)?)
-    }
-}
-
-impl<DB: Backend> Queryable<BigInt, DB> for UlidFlake
-where
-    i64: FromSql<BigInt, DB>,
-{
-    type Row = i64;
-
-    /// Checks the `BIGINT`; a negative value is an [`Error::OutOfRange`](crate::Error) whose
-    /// message names it.
-    fn build(row: i64) -> deserialize::Result<Self> {
-        Ok(Self::from_i64(row)?)
-    }
+/// Checks a `BIGINT`; a negative value is an [`Error::OutOfRange`](crate::Error) whose
+/// message names it — never a panic, never a wrapped ID.
+pub fn from_i64<I: IdType>(value: i64) -> deserialize::Result<I> {
+    Ok(id_type::from_i64(value)?)
 }
 
 /// An `Option` of an ID (`Id<T>`, `PrefixedId<T>`, `UlidFlake` or a newtype) read from a
@@ -141,35 +127,42 @@ impl<I> From<OptionalId<I>> for Option<I> {
     }
 }
 
-crate::__impl_diesel_via_ulid_flake!([T: ?Sized,] crate::id::Id<T>, |id| &id.value);
-crate::__impl_diesel_via_ulid_flake!([T: crate::prefixed::Prefix + ?Sized,] crate::prefixed::PrefixedId<T>, |id| &id.id.value);
-
-/// Implements Diesel's `ToSql<BigInt, _>` and `FromSql<BigInt, _>` for `$ty` through
-/// [`UlidFlake`]: `$field` borrows the `UlidFlake` inside (it must live as long as the value)
-/// and `From<UlidFlake>` builds the value back; `Queryable<BigInt, _>` (hence `FromSqlRow`)
-/// comes along. `AsExpression` must be derived on the type (with
-/// `#[diesel(sql_type = BigInt)]`).
-///
-/// Not public API: `ulid-flake-diesel` wraps it for users' newtypes.
+/// Implements Diesel's `AsExpression` (for `BigInt` and `Nullable<BigInt>`), `ToSql` and
+/// `FromSql` as `BigInt`, and `Queryable<BigInt, _>` (hence `FromSqlRow`) for an ID type, on
+/// every backend whose `i64` has them. Not public API: the list in `external/mod.rs` calls it.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __impl_diesel_via_ulid_flake {
-    ([$($generics:tt)*] $ty:ty, |$value:ident| $field:expr) => {
+macro_rules! __impl_diesel2 {
+    (["diesel2" $($without:tt)*] $($rest:tt)*) => {};
+    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+        $crate::__impl_diesel2!([$($without)*] $($rest)*);
+    };
+    ([] [$($generics:tt)*] $ty:ty) => {
         const _: () = {
+            use $crate::__private::IdType;
             use $crate::__private::diesel::backend::Backend;
             use $crate::__private::diesel::deserialize::{self, FromSql, Queryable};
             use $crate::__private::diesel::serialize::{self, Output, ToSql};
-            use $crate::__private::diesel::sql_types::BigInt;
-            use $crate::UlidFlake;
+            use $crate::__private::diesel::sql_types::{BigInt, Nullable};
+
+            $crate::__impl_diesel2!(@as_expression [$($generics)*] $ty, BigInt);
+            $crate::__impl_diesel2!(@as_expression [$($generics)*] $ty, Nullable<BigInt>);
 
             impl<$($generics)* DB: Backend> ToSql<BigInt, DB> for $ty
             where
                 i64: ToSql<BigInt, DB>,
             {
                 fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
-                    let $value = self;
-                    let inner: &'b UlidFlake = $field;
-                    <UlidFlake as ToSql<BigInt, DB>>::to_sql(inner, out)
+                    $crate::__private::diesel2_support::to_sql(self.as_ulid_flake(), out)
+                }
+            }
+
+            impl<$($generics)* DB: Backend> ToSql<Nullable<BigInt>, DB> for $ty
+            where
+                i64: ToSql<BigInt, DB>,
+            {
+                fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+                    $crate::__private::diesel2_support::to_sql(self.as_ulid_flake(), out)
                 }
             }
 
@@ -178,7 +171,7 @@ macro_rules! __impl_diesel_via_ulid_flake {
                 i64: FromSql<BigInt, DB>,
             {
                 fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
-                    <UlidFlake as FromSql<BigInt, DB>>::from_sql(bytes).map(Self::from)
+                    $crate::__private::diesel2_support::from_i64(i64::from_sql(bytes)?)
                 }
             }
 
@@ -189,9 +182,36 @@ macro_rules! __impl_diesel_via_ulid_flake {
                 type Row = i64;
 
                 fn build(row: i64) -> deserialize::Result<Self> {
-                    <UlidFlake as Queryable<BigInt, DB>>::build(row).map(Self::from)
+                    $crate::__private::diesel2_support::from_i64(row)
                 }
             }
         };
+    };
+    (@as_expression [$($generics:tt)*] $ty:ty, $sql_type:ty) => {
+        impl<$($generics)*> $crate::__private::diesel::expression::AsExpression<$sql_type> for $ty {
+            type Expression = $crate::__private::diesel::internal::derives::as_expression::Bound<$sql_type, Self>;
+
+            fn as_expression(self) -> Self::Expression {
+                $crate::__private::diesel::internal::derives::as_expression::Bound::new(self)
+            }
+        }
+
+        impl<'expr, $($generics)*> $crate::__private::diesel::expression::AsExpression<$sql_type> for &'expr $ty {
+            type Expression = $crate::__private::diesel::internal::derives::as_expression::Bound<$sql_type, Self>;
+
+            fn as_expression(self) -> Self::Expression {
+                $crate::__private::diesel::internal::derives::as_expression::Bound::new(self)
+            }
+        }
+
+        impl<'expr, 'expr2, $($generics)*> $crate::__private::diesel::expression::AsExpression<$sql_type>
+            for &'expr2 &'expr $ty
+        {
+            type Expression = $crate::__private::diesel::internal::derives::as_expression::Bound<$sql_type, Self>;
+
+            fn as_expression(self) -> Self::Expression {
+                $crate::__private::diesel::internal::derives::as_expression::Bound::new(self)
+            }
+        }
     };
 }

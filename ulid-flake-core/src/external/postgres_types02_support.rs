@@ -10,12 +10,13 @@ use alloc::boxed::Box;
 use core::error::Error as StdError;
 
 use bytes::BytesMut;
-use postgres_types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
+use postgres_types::{FromSql, IsNull, ToSql, Type};
 
-use crate::external::text_form::TextForm;
+use crate::id_type::{self, IdType};
+use crate::prefixed::MAX_PREFIXED_LEN;
 
 /// The error type of `ToSql` and `FromSql`.
-type BoxError = Box<dyn StdError + Sync + Send>;
+pub type BoxError = Box<dyn StdError + Sync + Send>;
 
 /// Whether `ty` is a text type that holds an ID's text.
 fn is_text(ty: &Type) -> bool {
@@ -23,58 +24,71 @@ fn is_text(ty: &Type) -> bool {
 }
 
 /// Writes `value` as an `INT8` or, for a text type, as its text.
-fn to_sql<V: TextForm>(value: V, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
+pub fn to_sql<I: IdType>(value: I, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
     if is_text(ty) {
-        value.with_text(|text| text.to_sql(ty, out))
+        id_type::encode(value, &mut [0; MAX_PREFIXED_LEN]).to_sql(ty, out)
     } else {
-        value.to_i64().to_sql(ty, out)
+        id_type::to_i64(value).to_sql(ty, out)
     }
 }
 
 /// Reads an `INT8` (a negative one is an [`Error::OutOfRange`](crate::Error) that names it) or
 /// a text type's value (the type's text exactly, else the parser's error).
-fn from_sql<V: TextForm>(ty: &Type, raw: &[u8]) -> Result<V, BoxError> {
+pub fn from_sql<I: IdType>(ty: &Type, raw: &[u8]) -> Result<I, BoxError> {
     let value = if is_text(ty) {
-        V::parse_text(raw)
+        id_type::parse_text(raw)
     } else {
-        V::from_i64(i64::from_sql(ty, raw)?)
+        id_type::from_i64(i64::from_sql(ty, raw)?)
     };
     Ok(value?)
 }
 
 /// Whether an ID converts to and from `ty`: `INT8`, `TEXT`, `VARCHAR` or `CHAR(n)`.
-fn accepts(ty: &Type) -> bool {
+pub fn accepts(ty: &Type) -> bool {
     *ty == Type::INT8 || is_text(ty)
 }
 
-/// Implements `ToSql` and `FromSql` for `$ty` through [`TextForm`]. Generics go in the
-/// brackets with a trailing comma.
-macro_rules! impl_postgres_types {
-    ([$($generics:tt)*] $ty:ty) => {
-        impl<$($generics)*> ToSql for $ty {
-            fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
-                to_sql(*self, ty, out)
+/// Implements postgres-types' `ToSql` and `FromSql` for an ID type, as [`to_sql`],
+/// [`from_sql`] and [`accepts`]. Not public API: the list in `external/mod.rs` calls it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_postgres_types02 {
+    (["postgres-types02" $($without:tt)*] $($rest:tt)*) => {};
+    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+        $crate::__impl_postgres_types02!([$($without)*] $($rest)*);
+    };
+    ([] [$($generics:tt)*] $ty:ty) => {
+        const _: () = {
+            // `to_sql_checked!` names `Box` unqualified.
+            use $crate::__private::Box;
+            use $crate::__private::postgres_types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
+            use $crate::__private::postgres_types02_support as support;
+
+            impl<$($generics)*> ToSql for $ty {
+                fn to_sql(
+                    &self,
+                    ty: &Type,
+                    out: &mut $crate::__private::bytes::BytesMut,
+                ) -> ::core::result::Result<IsNull, support::BoxError> {
+                    support::to_sql(*self, ty, out)
+                }
+
+                fn accepts(ty: &Type) -> bool {
+                    support::accepts(ty)
+                }
+
+                to_sql_checked!();
             }
 
-            fn accepts(ty: &Type) -> bool {
-                accepts(ty)
-            }
+            impl<'a, $($generics)*> FromSql<'a> for $ty {
+                fn from_sql(ty: &Type, raw: &'a [u8]) -> ::core::result::Result<Self, support::BoxError> {
+                    support::from_sql(ty, raw)
+                }
 
-            to_sql_checked!();
-        }
-
-        impl<'a, $($generics)*> FromSql<'a> for $ty {
-            fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, BoxError> {
-                from_sql(ty, raw)
+                fn accepts(ty: &Type) -> bool {
+                    support::accepts(ty)
+                }
             }
-
-            fn accepts(ty: &Type) -> bool {
-                accepts(ty)
-            }
-        }
+        };
     };
 }
-
-impl_postgres_types!([] crate::ulid_flake::UlidFlake);
-impl_postgres_types!([T: ?Sized,] crate::id::Id<T>);
-impl_postgres_types!([T: crate::prefixed::Prefix + ?Sized,] crate::prefixed::PrefixedId<T>);

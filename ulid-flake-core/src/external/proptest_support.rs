@@ -1,12 +1,14 @@
 //! proptest strategies for IDs, for property tests of code that carries them.
 
-use proptest::arbitrary::Arbitrary;
+use core::fmt;
+
 use proptest::prelude::{Strategy, any, prop_oneof};
 use proptest::sample::select;
 use proptest::strategy::BoxedStrategy;
 
 use super::edges;
 use crate::id::Id;
+use crate::id_type::IdType;
 use crate::layout::MAX_TIMESTAMP;
 use crate::ulid_flake::UlidFlake;
 
@@ -51,41 +53,42 @@ pub fn any_id<T: ?Sized>() -> impl Strategy<Value = Id<T>> + Clone {
     any_ulid_flake().prop_map(Id::from_ulid_flake)
 }
 
-/// [`any_ulid_flake`], so that `any::<UlidFlake>()` and `#[proptest]` arguments work.
+/// [`any_ulid_flake`] as an ID type, boxed: every ID type's `proptest::arbitrary::Arbitrary`,
+/// so that `any::<UlidFlake>()`, `any::<Id<T>>()` and `#[proptest]` arguments work.
 ///
 /// ```
 /// use proptest::prelude::*;
-/// use ulid_flake_core::UlidFlake;
-///
-/// proptest!(|(id in any::<UlidFlake>())| {
-///     prop_assert!(id <= UlidFlake::MAX);
-/// });
-/// ```
-impl Arbitrary for UlidFlake {
-    type Parameters = ();
-    type Strategy = BoxedStrategy<Self>;
-
-    fn arbitrary_with((): ()) -> Self::Strategy {
-        any_ulid_flake().boxed()
-    }
-}
-
-/// [`any_id`], so that `any::<Id<T>>()` works.
-///
-/// ```
-/// use proptest::prelude::*;
-/// use ulid_flake_core::Id;
+/// use ulid_flake_core::{Id, UlidFlake};
 ///
 /// struct Post;
-/// proptest!(|(id in any::<Id<Post>>())| {
-///     prop_assert!(id <= Id::MAX);
+/// proptest!(|(a in any::<UlidFlake>(), b in any::<Id<Post>>())| {
+///     prop_assert!(a <= UlidFlake::MAX && b <= Id::MAX);
 /// });
 /// ```
-impl<T: ?Sized + 'static> Arbitrary for Id<T> {
-    type Parameters = ();
-    type Strategy = BoxedStrategy<Self>;
+pub fn boxed<I: IdType + fmt::Debug + 'static>() -> BoxedStrategy<I> {
+    any_ulid_flake().prop_map(I::from_ulid_flake).boxed()
+}
 
-    fn arbitrary_with((): ()) -> Self::Strategy {
-        any_id().boxed()
-    }
+/// Implements `proptest::arbitrary::Arbitrary` for an ID type, as [`boxed`]. Not public API:
+/// the list in `external/mod.rs` calls it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_proptest {
+    (["proptest" $($without:tt)*] $($rest:tt)*) => {};
+    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+        $crate::__impl_proptest!([$($without)*] $($rest)*);
+    };
+    ([] [$($generics:tt)*] $ty:ty) => {
+        impl<$($generics)*> $crate::__private::proptest::arbitrary::Arbitrary for $ty
+        where
+            Self: 'static,
+        {
+            type Parameters = ();
+            type Strategy = $crate::__private::proptest::strategy::BoxedStrategy<Self>;
+
+            fn arbitrary_with((): ()) -> Self::Strategy {
+                $crate::__private::proptest_support::boxed()
+            }
+        }
+    };
 }

@@ -9,38 +9,49 @@
 //! fails (wrong length, or a character out of range) — except that 13 digits are valid Base32
 //! and read as the ID of that text.
 
-use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, Value, ValueRef};
+use rusqlite::types::{FromSqlError, FromSqlResult, ToSqlOutput, Value, ValueRef};
 
-use crate::external::text_form::TextForm;
+use crate::id_type::{self, IdType};
 
 /// Reads an `INTEGER` or a `TEXT`, as the module docs say.
-fn column_result<V: TextForm>(value: ValueRef<'_>) -> FromSqlResult<V> {
+pub fn column_result<I: IdType>(value: ValueRef<'_>) -> FromSqlResult<I> {
     match value {
-        ValueRef::Integer(integer) => V::from_i64(integer),
-        ValueRef::Text(text) => V::parse_text(text),
+        ValueRef::Integer(integer) => id_type::from_i64(integer),
+        ValueRef::Text(text) => id_type::parse_text(text),
         _ => return Err(FromSqlError::InvalidType),
     }
     .map_err(FromSqlError::other)
 }
 
-/// Implements `ToSql` and `FromSql` for `$ty` through [`TextForm`]. Generics go in the
-/// brackets with a trailing comma.
-macro_rules! impl_rusqlite {
-    ([$($generics:tt)*] $ty:ty) => {
-        impl<$($generics)*> ToSql for $ty {
-            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-                Ok(ToSqlOutput::Owned(Value::Integer(TextForm::to_i64(*self))))
-            }
-        }
-
-        impl<$($generics)*> FromSql for $ty {
-            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-                column_result(value)
-            }
-        }
-    };
+/// Writes an ID as an `INTEGER`.
+pub fn to_sql<I: IdType>(id: I) -> ToSqlOutput<'static> {
+    ToSqlOutput::Owned(Value::Integer(id_type::to_i64(id)))
 }
 
-impl_rusqlite!([] crate::ulid_flake::UlidFlake);
-impl_rusqlite!([T: ?Sized,] crate::id::Id<T>);
-impl_rusqlite!([T: crate::prefixed::Prefix + ?Sized,] crate::prefixed::PrefixedId<T>);
+/// Implements rusqlite's `ToSql` and `FromSql` for an ID type, as [`to_sql`] and
+/// [`column_result`]. Not public API: the list in `external/mod.rs` calls it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_rusqlite {
+    (["rusqlite" $($without:tt)*] $($rest:tt)*) => {};
+    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+        $crate::__impl_rusqlite!([$($without)*] $($rest)*);
+    };
+    ([] [$($generics:tt)*] $ty:ty) => {
+        const _: () = {
+            use $crate::__private::rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+
+            impl<$($generics)*> ToSql for $ty {
+                fn to_sql(&self) -> $crate::__private::rusqlite::Result<ToSqlOutput<'_>> {
+                    ::core::result::Result::Ok($crate::__private::rusqlite_support::to_sql(*self))
+                }
+            }
+
+            impl<$($generics)*> FromSql for $ty {
+                fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+                    $crate::__private::rusqlite_support::column_result(value)
+                }
+            }
+        };
+    };
+}

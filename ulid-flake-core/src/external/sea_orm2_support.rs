@@ -16,109 +16,78 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use sea_orm::sea_query::postgres_array::NotU8;
-use sea_orm::sea_query::{ArrayType, ColumnType, Nullable, ValueType, ValueTypeErr};
-use sea_orm::{
-    ActiveValue, ColIdx, DbErr, IntoActiveValue, QueryResult, TryFromU64, TryGetError, TryGetable,
-    TryGetableArray, Value,
-};
+use sea_orm::sea_query::{ValueType, ValueTypeErr};
+use sea_orm::{ColIdx, DbErr, QueryResult, TryGetError, TryGetable, Value};
 
 use crate::error::Error;
+use crate::id_type::{self, IdType};
 use crate::ulid_flake::UlidFlake;
 
-/// The error of a value that is no Ulid-Flake, read from a column of type `from`: SeaORM's
-/// conversion error, with the core's error (which names the value) as its source.
-fn conversion_error(from: &'static str, error: Error) -> DbErr {
+/// The error of a value that is no ID of type `I`, read from a column of type `from`:
+/// SeaORM's conversion error, with the core's error (which names the value) as its source.
+fn conversion_error<I: IdType>(from: &'static str, error: Error) -> DbErr {
     DbErr::TryIntoErr {
         from,
-        into: "UlidFlake",
+        into: I::NAME,
         source: Arc::new(error),
     }
 }
 
-impl From<UlidFlake> for Value {
-    fn from(id: UlidFlake) -> Self {
-        Self::BigInt(Some(id.to_i64()))
-    }
+/// Reads a `BIGINT` into an ID; a negative value is a `DbErr::TryIntoErr` whose source is an
+/// [`Error::OutOfRange`](crate::Error) that names it.
+pub fn try_get<I: IdType, C: ColIdx>(res: &QueryResult, index: C) -> Result<I, TryGetError> {
+    let value = <i64 as TryGetable>::try_get_by(res, index)?;
+    id_type::from_i64(value)
+        .map_err(|error| TryGetError::DbErr(conversion_error::<I>("i64", error)))
 }
 
-impl TryGetable for UlidFlake {
-    /// Reads a `BIGINT`; a negative value is a `DbErr::TryIntoErr` whose source is an
-    /// [`Error::OutOfRange`](crate::Error) that names it.
-    fn try_get_by<I: ColIdx>(res: &QueryResult, index: I) -> Result<Self, TryGetError> {
-        let value = <i64 as TryGetable>::try_get_by(res, index)?;
-        Self::from_i64(value).map_err(|error| TryGetError::DbErr(conversion_error("i64", error)))
-    }
+/// Accepts a non-null `Value::BigInt` of a valid ID; anything else (another variant, `NULL`,
+/// a negative value) is a `ValueTypeErr`.
+pub fn try_from_value<I: IdType>(value: Value) -> Result<I, ValueTypeErr> {
+    let value = <i64 as ValueType>::try_from(value)?;
+    id_type::from_i64(value).map_err(|_| ValueTypeErr)
 }
 
-impl ValueType for UlidFlake {
-    /// Accepts a non-null `Value::BigInt` of a valid ID; anything else (another variant,
-    /// `NULL`, a negative value) is a `ValueTypeErr`.
-    fn try_from(value: Value) -> Result<Self, ValueTypeErr> {
-        let value = <i64 as ValueType>::try_from(value)?;
-        Self::from_i64(value).map_err(|_| ValueTypeErr)
-    }
-
-    fn type_name() -> String {
-        "UlidFlake".into()
-    }
-
-    fn array_type() -> ArrayType {
-        ArrayType::BigInt
-    }
-
-    fn column_type() -> ColumnType {
-        ColumnType::BigInteger
-    }
+/// The ID of a `u64` key; above `i64::MAX` it is a `DbErr::TryIntoErr` whose source is an
+/// [`Error::OutOfRange`](crate::Error) that names it.
+pub fn try_from_u64<I: IdType>(n: u64) -> Result<I, DbErr> {
+    UlidFlake::from_u64(n)
+        .map(I::from_ulid_flake)
+        .map_err(|error| conversion_error::<I>("u64", error))
 }
 
-impl Nullable for UlidFlake {
-    fn null() -> Value {
-        Value::BigInt(None)
-    }
+/// Reads a `BIGINT[]` (PostgreSQL); a negative element is the error of a negative `BIGINT`.
+pub fn try_get_array<I: IdType, C: ColIdx>(
+    res: &QueryResult,
+    index: C,
+) -> Result<Vec<I>, TryGetError> {
+    <Vec<i64> as TryGetable>::try_get_by(res, index)?
+        .into_iter()
+        .map(id_type::from_i64)
+        .collect::<Result<_, _>>()
+        .map_err(|error| TryGetError::DbErr(conversion_error::<I>("i64", error)))
 }
 
-impl IntoActiveValue<Self> for UlidFlake {
-    fn into_active_value(self) -> ActiveValue<Self> {
-        ActiveValue::Set(self)
-    }
+/// The `BIGINT` value of an ID.
+pub fn to_value<I: IdType>(id: I) -> Value {
+    Value::BigInt(Some(id_type::to_i64(id)))
 }
 
-impl TryFromU64 for UlidFlake {
-    /// The ID of a `u64` key; above `i64::MAX` it is a `DbErr::TryIntoErr` whose source is an
-    /// [`Error::OutOfRange`](crate::Error) that names it.
-    fn try_from_u64(n: u64) -> Result<Self, DbErr> {
-        Self::from_u64(n).map_err(|error| conversion_error("u64", error))
-    }
+/// `ValueType::type_name`: the Rust type's name.
+pub fn type_name<I: IdType>() -> String {
+    I::NAME.into()
 }
 
-impl NotU8 for UlidFlake {}
-
-impl TryGetableArray for UlidFlake {
-    /// Reads a `BIGINT[]` (PostgreSQL); a negative element is the error of a negative
-    /// `BIGINT`.
-    fn try_get_by<I: ColIdx>(res: &QueryResult, index: I) -> Result<Vec<Self>, TryGetError> {
-        <Vec<i64> as TryGetable>::try_get_by(res, index)?
-            .into_iter()
-            .map(Self::from_i64)
-            .collect::<Result<_, _>>()
-            .map_err(|error| TryGetError::DbErr(conversion_error("i64", error)))
-    }
-}
-
-crate::__impl_sea_orm_via_ulid_flake!([T: ?Sized,] crate::id::Id<T>, "Id");
-crate::__impl_sea_orm_via_ulid_flake!([T: crate::prefixed::Prefix + ?Sized,] crate::prefixed::PrefixedId<T>, "PrefixedId");
-
-/// Implements SeaORM's column-type traits for `$ty` by converting to and from
-/// [`UlidFlake`]: `$ty` must be `Copy`, `From<UlidFlake>`, and `UlidFlake: From<$ty>`;
-/// `$name` is what `ValueType::type_name` returns. Generics go in the brackets with a trailing
-/// comma: `[T: ?Sized,] Id<T>`.
-///
-/// Not public API: `newtype!` calls it through `__newtype_sea_orm!`.
+/// Implements SeaORM's column-type traits for an ID type, as the module docs list them. Not
+/// public API: the list in `external/mod.rs` calls it.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __impl_sea_orm_via_ulid_flake {
-    ([$($generics:tt)*] $ty:ty, $name:expr) => {
+macro_rules! __impl_sea_orm2 {
+    (["sea-orm2" $($without:tt)*] $($rest:tt)*) => {};
+    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+        $crate::__impl_sea_orm2!([$($without)*] $($rest)*);
+    };
+    ([] [$($generics:tt)*] $ty:ty) => {
         const _: () = {
             use $crate::__private::sea_orm::sea_query::postgres_array::NotU8;
             use $crate::__private::sea_orm::sea_query::{
@@ -128,11 +97,11 @@ macro_rules! __impl_sea_orm_via_ulid_flake {
                 ActiveValue, ColIdx, DbErr, IntoActiveValue, QueryResult, TryFromU64, TryGetError,
                 TryGetable, TryGetableArray, Value,
             };
-            use $crate::UlidFlake;
+            use $crate::__private::sea_orm2_support as support;
 
             impl<$($generics)*> ::core::convert::From<$ty> for Value {
                 fn from(id: $ty) -> Self {
-                    Value::from(UlidFlake::from(id))
+                    support::to_value(id)
                 }
             }
 
@@ -141,31 +110,31 @@ macro_rules! __impl_sea_orm_via_ulid_flake {
                     res: &QueryResult,
                     index: I,
                 ) -> ::core::result::Result<Self, TryGetError> {
-                    <UlidFlake as TryGetable>::try_get_by(res, index).map(Self::from)
+                    support::try_get(res, index)
                 }
             }
 
             impl<$($generics)*> ValueType for $ty {
                 fn try_from(value: Value) -> ::core::result::Result<Self, ValueTypeErr> {
-                    <UlidFlake as ValueType>::try_from(value).map(Self::from)
+                    support::try_from_value(value)
                 }
 
                 fn type_name() -> $crate::__private::String {
-                    $crate::__private::String::from($name)
+                    support::type_name::<Self>()
                 }
 
                 fn array_type() -> ArrayType {
-                    <UlidFlake as ValueType>::array_type()
+                    ArrayType::BigInt
                 }
 
                 fn column_type() -> ColumnType {
-                    <UlidFlake as ValueType>::column_type()
+                    ColumnType::BigInteger
                 }
             }
 
             impl<$($generics)*> Nullable for $ty {
                 fn null() -> Value {
-                    <UlidFlake as Nullable>::null()
+                    Value::BigInt(None)
                 }
             }
 
@@ -177,7 +146,7 @@ macro_rules! __impl_sea_orm_via_ulid_flake {
 
             impl<$($generics)*> TryFromU64 for $ty {
                 fn try_from_u64(n: u64) -> ::core::result::Result<Self, DbErr> {
-                    <UlidFlake as TryFromU64>::try_from_u64(n).map(Self::from)
+                    support::try_from_u64(n)
                 }
             }
 
@@ -188,8 +157,7 @@ macro_rules! __impl_sea_orm_via_ulid_flake {
                     res: &QueryResult,
                     index: I,
                 ) -> ::core::result::Result<$crate::__private::Vec<Self>, TryGetError> {
-                    <UlidFlake as TryGetableArray>::try_get_by(res, index)
-                        .map(|ids| ids.into_iter().map(Self::from).collect())
+                    support::try_get_array(res, index)
                 }
             }
         };

@@ -6,73 +6,64 @@ use core::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, Unexpected, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::error::Error;
-use crate::id::Id;
+use crate::id_type::{self, IdType};
 use crate::layout::ENCODED_LEN;
-use crate::prefixed::{Prefix, PrefixedId};
+use crate::prefixed::MAX_PREFIXED_LEN;
 use crate::ulid_flake::UlidFlake;
 
-impl Serialize for UlidFlake {
-    /// The canonical text in human-readable formats (JSON, TOML, query strings), the `u64`
-    /// in the others (bincode, CBOR, postcard).
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if serializer.is_human_readable() {
-            AsText(*self).serialize(serializer)
-        } else {
-            AsInteger(*self).serialize(serializer)
+/// Serializes an ID: its text (prefixed, if its type has a prefix) in human-readable formats
+/// (JSON, TOML, query strings), the `u64` in the others (bincode, CBOR, postcard).
+pub fn serialize<I: IdType, S: Serializer>(id: I, serializer: S) -> Result<S::Ok, S::Error> {
+    if serializer.is_human_readable() {
+        let mut buf = [0; MAX_PREFIXED_LEN];
+        serializer.serialize_str(id_type::encode(id, &mut buf))
+    } else {
+        serializer.serialize_u64(id.to_ulid_flake().to_u64())
+    }
+}
+
+/// Deserializes an ID: its text from human-readable formats — through `deserialize_str`, which
+/// axum's `Path` and `Query` extractors support; a number is an error that says why — and the
+/// integer from the others.
+pub fn deserialize<'de, I: IdType, D: Deserializer<'de>>(deserializer: D) -> Result<I, D::Error> {
+    if deserializer.is_human_readable() {
+        deserializer.deserialize_str(TextVisitor::<I>(PhantomData))
+    } else {
+        deserializer
+            .deserialize_u64(IntegerVisitor)
+            .map(I::from_ulid_flake)
+    }
+}
+
+/// Implements serde's `Serialize` and `Deserialize` for an ID type, as [`serialize`] and
+/// [`deserialize`]. Not public API: the list in `external/mod.rs` calls it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_serde {
+    (["serde" $($without:tt)*] $($rest:tt)*) => {};
+    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+        $crate::__impl_serde!([$($without)*] $($rest)*);
+    };
+    ([] [$($generics:tt)*] $ty:ty) => {
+        impl<$($generics)*> $crate::__private::serde::Serialize for $ty {
+            /// The text in human-readable formats, the integer in the others.
+            fn serialize<S: $crate::__private::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $crate::__private::serde_support::serialize(*self, serializer)
+            }
         }
-    }
-}
 
-impl<'de> Deserialize<'de> for UlidFlake {
-    /// The canonical text from human-readable formats — through `deserialize_str`, which
-    /// axum's `Path` and `Query` extractors support — and the integer from the others.
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        if deserializer.is_human_readable() {
-            AsText::deserialize(deserializer).map(|text| text.0)
-        } else {
-            AsInteger::deserialize(deserializer).map(|integer| integer.0)
+        impl<'de, $($generics)*> $crate::__private::serde::Deserialize<'de> for $ty {
+            /// The text from human-readable formats, the integer from the others.
+            fn deserialize<D: $crate::__private::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $crate::__private::serde_support::deserialize(deserializer)
+            }
         }
-    }
-}
-
-impl<T: ?Sized> Serialize for Id<T> {
-    /// As [`UlidFlake`]'s.
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_ulid_flake().serialize(serializer)
-    }
-}
-
-impl<'de, T: ?Sized> Deserialize<'de> for Id<T> {
-    /// As [`UlidFlake`]'s.
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        UlidFlake::deserialize(deserializer).map(Self::from_ulid_flake)
-    }
-}
-
-impl<T: Prefix + ?Sized> Serialize for PrefixedId<T> {
-    /// The prefixed text (`user_00CMXB6TAK4SA`) in human-readable formats, the `u64` in the
-    /// others, as [`Id`]'s: the prefix is part of the text only.
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if serializer.is_human_readable() {
-            let mut buf = [0; crate::prefixed::MAX_PREFIXED_LEN];
-            serializer.serialize_str(self.encode(&mut buf))
-        } else {
-            self.to_id().serialize(serializer)
-        }
-    }
-}
-
-impl<'de, T: Prefix + ?Sized> Deserialize<'de> for PrefixedId<T> {
-    /// The prefixed text from human-readable formats (an unprefixed one is an error, see
-    /// [`PrefixedId::parse_str`]), the integer from the others, as [`Id`]'s.
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        if deserializer.is_human_readable() {
-            deserializer.deserialize_str(TextVisitor::<Self>(PhantomData))
-        } else {
-            Id::deserialize(deserializer).map(Self::from_id)
-        }
-    }
+    };
 }
 
 /// An ID serialized as its canonical text in every format.
@@ -108,58 +99,38 @@ impl<'de> Deserialize<'de> for AsInteger {
     }
 }
 
-/// A type that [`TextVisitor`] reads: an ID's text, prefixed or not.
-trait Text: Sized {
-    /// Parses the text.
-    fn parse_ascii(bytes: &[u8]) -> Result<Self, Error>;
-
-    /// What the text should look like, for serde's messages.
-    fn expecting(f: &mut fmt::Formatter<'_>) -> fmt::Result;
-}
-
-impl Text for UlidFlake {
-    fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
-        Self::parse_ascii(bytes)
-    }
-
-    fn expecting(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // A number here is the classic mistake: a JavaScript client that parsed the ID as a
-        // number has already lost precision (every ID since 2024-04-09 exceeds 2^53).
-        f.write_str("a Ulid-Flake as a 13-character Crockford Base32 string (not a number: IDs exceed 2^53)")
-    }
-}
-
-impl<T: Prefix + ?Sized> Text for PrefixedId<T> {
-    fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
-        Self::parse_ascii(bytes)
-    }
-
-    fn expecting(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
+/// What an ID type's text should look like, for serde's messages.
+fn expecting<I: IdType>(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    // A number here is the classic mistake: a JavaScript client that parsed the ID as a
+    // number has already lost precision (every ID since 2024-04-09 exceeds 2^53).
+    match I::PREFIX {
+        None => f.write_str(
+            "a Ulid-Flake as a 13-character Crockford Base32 string (not a number: IDs exceed 2^53)",
+        ),
+        Some(prefix) => write!(
             f,
-            "a Ulid-Flake as a string of `{}_` and 13 Crockford Base32 characters \
-             (not a number: IDs exceed 2^53)",
-            Self::PREFIX
-        )
+            "a Ulid-Flake as a string of `{prefix}_` and 13 Crockford Base32 characters \
+             (not a number: IDs exceed 2^53)"
+        ),
     }
 }
 
 /// Reads the text of a `V` (and rejects numbers with a message that says why).
 struct TextVisitor<V>(PhantomData<fn() -> V>);
 
-impl<V: Text> Visitor<'_> for TextVisitor<V> {
+impl<V: IdType> Visitor<'_> for TextVisitor<V> {
     type Value = V;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        V::expecting(f)
+        expecting::<V>(f)
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<V, E> {
-        V::parse_ascii(text.as_bytes()).map_err(E::custom)
+        id_type::parse_text(text.as_bytes()).map_err(E::custom)
     }
 
     fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<V, E> {
-        V::parse_ascii(bytes).map_err(E::custom)
+        id_type::parse_text(bytes).map_err(E::custom)
     }
 
     fn visit_u64<E: de::Error>(self, value: u64) -> Result<V, E> {

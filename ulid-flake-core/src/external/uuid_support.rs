@@ -4,7 +4,6 @@ use uuid::Uuid;
 
 use crate::epoch::Epoch;
 use crate::error::Error;
-use crate::id::Id;
 use crate::layout::RANDOMNESS_BITS;
 use crate::ulid_flake::UlidFlake;
 
@@ -91,38 +90,37 @@ impl UlidFlake {
     }
 }
 
-impl<T: ?Sized> Id<T> {
-    /// The UUIDv7 of this ID, given the epoch it was made with, as
-    /// [`UlidFlake::to_uuid_v7`] maps it.
-    ///
-    /// ```
-    /// use ulid_flake_core::{Epoch, Id};
-    ///
-    /// struct User;
-    /// let id = Id::<User>::parse_str("00CMXB6TAK4SA")?;
-    /// assert_eq!(id.to_uuid_v7(Epoch::DEFAULT).to_string(), "018fec27-8f4a-7993-8a80-000000000000");
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    pub fn to_uuid_v7(self, epoch: Epoch) -> Uuid {
-        self.value.to_uuid_v7(epoch)
-    }
+/// Implements `to_uuid_v7` and `from_uuid_v7` for an ID type, as [`UlidFlake`]'s. Not public
+/// API: the list in `external/mod.rs` calls it for every ID type but `UlidFlake`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_uuid {
+    (["uuid" $($without:tt)*] $($rest:tt)*) => {};
+    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+        $crate::__impl_uuid!([$($without)*] $($rest)*);
+    };
+    ([] [$($generics:tt)*] $ty:ty) => {
+        impl<$($generics)*> $ty {
+            /// The UUIDv7 of this ID, given the epoch it was made with, as
+            /// `UlidFlake::to_uuid_v7` maps it.
+            #[allow(dead_code)]
+            pub fn to_uuid_v7(self, epoch: $crate::Epoch) -> $crate::__private::uuid::Uuid {
+                $crate::__private::IdType::to_ulid_flake(self).to_uuid_v7(epoch)
+            }
 
-    /// The ID that [`Id::to_uuid_v7`] mapped to `uuid` with `epoch`, as
-    /// [`UlidFlake::from_uuid_v7`].
-    ///
-    /// # Errors
-    ///
-    /// As [`UlidFlake::from_uuid_v7`].
-    ///
-    /// ```
-    /// use ulid_flake_core::{Epoch, Id};
-    ///
-    /// struct User;
-    /// let id = Id::<User>::parse_str("00CMXB6TAK4SA")?;
-    /// assert_eq!(Id::<User>::from_uuid_v7(id.to_uuid_v7(Epoch::DEFAULT), Epoch::DEFAULT)?, id);
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    pub fn from_uuid_v7(uuid: Uuid, epoch: Epoch) -> Result<Self, Error> {
-        UlidFlake::from_uuid_v7(uuid, epoch).map(Self::from_ulid_flake)
-    }
+            /// The ID that `to_uuid_v7` mapped to `uuid` with `epoch`, as
+            /// `UlidFlake::from_uuid_v7`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::from_uuid_v7`.
+            #[allow(dead_code)]
+            pub fn from_uuid_v7(
+                uuid: $crate::__private::uuid::Uuid,
+                epoch: $crate::Epoch,
+            ) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::from_uuid_v7(uuid, epoch).map($crate::__private::IdType::from_ulid_flake)
+            }
+        }
+    };
 }

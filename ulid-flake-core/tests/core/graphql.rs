@@ -224,11 +224,18 @@ fn the_schema_declares_the_scalars_with_descriptions() {
     assert!(
         sdl.contains(
             "\"\"\"\nA Ulid-Flake: a time-sortable 64-bit ID as 13 Crockford Base32 characters \
-             (either case\naccepted). A string, not a number: IDs exceed 2^53.\n\"\"\"\nscalar UlidFlake\n"
+             (either case accepted). A string, not a number: IDs exceed 2^53.\n\"\"\"\nscalar UlidFlake\n"
         ),
         "{sdl}"
     );
-    assert!(sdl.contains("scalar PrefixedId_user\n"), "{sdl}");
+    assert!(
+        sdl.contains(
+            "\"\"\"\nA prefixed Ulid-Flake: the entity's prefix, `_`, then a time-sortable 64-bit \
+             ID as 13 Crockford Base32 characters (either case accepted). A string, not a \
+             number.\n\"\"\"\nscalar PrefixedId_user\n"
+        ),
+        "{sdl}"
+    );
     assert!(sdl.contains("\tuser(id: UlidFlake!): User\n"), "{sdl}");
     assert!(
         sdl.contains("\tbyHandle(handle: PrefixedId_user!): User\n"),

@@ -25,9 +25,9 @@ const ID: UlidFlake = ulid_flake!("00CMXB6TAK4SA");
 const ID_I64: i64 = 14_246_757_444_195_114;
 
 /// The message of an out-of-range value read as a `from`.
-fn out_of_range(from: &str, found: i128) -> String {
+fn out_of_range(from: &str, into: &str, found: i128) -> String {
     format!(
-        "Error converting `{from}` into `UlidFlake`: value out of range: expected \
+        "Error converting `{from}` into `{into}`: value out of range: expected \
          0..=9223372036854775807 (a first character 0-7 in text), found {found}"
     )
 }
@@ -139,12 +139,12 @@ fn try_from_u64_builds_keys_up_to_i64_max() {
 #[test]
 fn try_from_u64_above_i64_max_is_an_error_that_names_it() {
     let error = Id::<User>::try_from_u64(1 << 63).unwrap_err();
-    assert_eq!(error.to_string(), out_of_range("u64", 1 << 63));
+    assert_eq!(error.to_string(), out_of_range("u64", "Id", 1 << 63));
     // The core's error is the source, for callers that match on it.
     let DbErr::TryIntoErr { from, into, source } = error else {
         panic!("expected DbErr::TryIntoErr, found {error:?}");
     };
-    assert_eq!((from, into), ("u64", "UlidFlake"));
+    assert_eq!((from, into), ("u64", "Id"));
     assert_eq!(
         source.downcast_ref::<Error>(),
         Some(&Error::OutOfRange { found: 1 << 63 })

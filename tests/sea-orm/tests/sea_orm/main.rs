@@ -111,10 +111,10 @@ fn at(ms_since_epoch: u64, randomness: u32) -> UlidFlake {
     UlidFlake::from_parts(ms_since_epoch, randomness).unwrap()
 }
 
-/// The message of reading `found` from a `BIGINT` column.
+/// The message of reading `found` from a `BIGINT` column into an `Id<T>`.
 fn out_of_range(found: i64) -> String {
     format!(
-        "Error converting `i64` into `UlidFlake`: value out of range: expected \
+        "Error converting `i64` into `Id`: value out of range: expected \
          0..=9223372036854775807 (a first character 0-7 in text), found {found}"
     )
 }

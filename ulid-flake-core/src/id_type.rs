@@ -1,0 +1,205 @@
+//! What every ID type is to the integrations: a [`UlidFlake`] under another type, with its own
+//! text (13 characters, or a prefix, `_` and 13 characters). [`UlidFlake`], [`Id<T>`](Id),
+//! [`PrefixedId<T>`](PrefixedId) and each `newtype!` key implement [`IdType`], and every
+//! integration is written once, generic over it (`src/external/`).
+
+use crate::error::Error;
+use crate::id::Id;
+use crate::layout::ENCODED_LEN;
+use crate::prefixed::{MAX_PREFIXED_LEN, Prefix, PrefixedId};
+use crate::ulid_flake::UlidFlake;
+
+/// An ID type: a [`UlidFlake`] with a name and, perhaps, a prefix on its text.
+///
+/// Not public API: `newtype!` implements it; the integrations' macros are written against it.
+#[doc(hidden)]
+pub trait IdType: Copy {
+    /// The prefix of the type's text, without the `_`; `None` for the bare 13 characters.
+    const PREFIX: Option<&'static str>;
+
+    /// The type's name, for the integrations that name a Rust type (SeaORM's `type_name`, a
+    /// prefixed key's OpenAPI component).
+    const NAME: &'static str;
+
+    /// The ID of a Ulid-Flake.
+    fn from_ulid_flake(value: UlidFlake) -> Self;
+
+    /// The Ulid-Flake of the ID.
+    fn to_ulid_flake(self) -> UlidFlake;
+
+    /// The Ulid-Flake inside, borrowed: Diesel's `ToSql` must lend the value it binds.
+    fn as_ulid_flake(&self) -> &UlidFlake;
+}
+
+impl IdType for UlidFlake {
+    const PREFIX: Option<&'static str> = None;
+    const NAME: &'static str = "UlidFlake";
+
+    fn from_ulid_flake(value: UlidFlake) -> Self {
+        value
+    }
+
+    fn to_ulid_flake(self) -> UlidFlake {
+        self
+    }
+
+    fn as_ulid_flake(&self) -> &UlidFlake {
+        self
+    }
+}
+
+impl<T: ?Sized> IdType for Id<T> {
+    const PREFIX: Option<&'static str> = None;
+    const NAME: &'static str = "Id";
+
+    fn from_ulid_flake(value: UlidFlake) -> Self {
+        Self::from_ulid_flake(value)
+    }
+
+    fn to_ulid_flake(self) -> UlidFlake {
+        self.to_ulid_flake()
+    }
+
+    fn as_ulid_flake(&self) -> &UlidFlake {
+        &self.value
+    }
+}
+
+impl<T: Prefix + ?Sized> IdType for PrefixedId<T> {
+    const PREFIX: Option<&'static str> = Some(Self::PREFIX);
+    const NAME: &'static str = "PrefixedId";
+
+    fn from_ulid_flake(value: UlidFlake) -> Self {
+        Self::from_id(Id::from_ulid_flake(value))
+    }
+
+    fn to_ulid_flake(self) -> UlidFlake {
+        self.to_ulid_flake()
+    }
+
+    fn as_ulid_flake(&self) -> &UlidFlake {
+        &self.id.value
+    }
+}
+
+/// The ID of a `BIGINT`; a negative value is an [`Error::OutOfRange`] that names it.
+pub fn from_i64<I: IdType>(value: i64) -> Result<I, Error> {
+    UlidFlake::from_i64(value).map(I::from_ulid_flake)
+}
+
+/// The `BIGINT` of an ID.
+pub fn to_i64<I: IdType>(id: I) -> i64 {
+    id.to_ulid_flake().to_i64()
+}
+
+/// Parses an ID's text, as its `FromStr` does: the 13 characters, after `prefix` and `_` when
+/// there is a prefix. The index of a bad character counts from the start of the whole text.
+///
+/// # Errors
+///
+/// [`Error::WrongPrefix`] for a text that does not start with the prefix and `_`; the
+/// parser's errors for the rest.
+#[doc(hidden)]
+pub fn parse_text<I: IdType>(text: &[u8]) -> Result<I, Error> {
+    parse_prefixed(I::PREFIX, text).map(I::from_ulid_flake)
+}
+
+/// Parses `text` after `prefix` and `_`, if any.
+pub(crate) fn parse_prefixed(
+    prefix: Option<&'static str>,
+    text: &[u8],
+) -> Result<UlidFlake, Error> {
+    let Some(prefix) = prefix else {
+        return UlidFlake::parse_ascii(text);
+    };
+    let Some(rest) = text
+        .strip_prefix(prefix.as_bytes())
+        .and_then(|rest| rest.strip_prefix(b"_"))
+    else {
+        return Err(wrong_prefix(prefix, text));
+    };
+    UlidFlake::parse_ascii(rest).map_err(|error| match error {
+        Error::InvalidCharacter { index, found } => Error::InvalidCharacter {
+            index: index + prefix.len() + 1,
+            found,
+        },
+        error => error,
+    })
+}
+
+/// The [`Error::WrongPrefix`] for a text that does not start with `expected` and `_`.
+fn wrong_prefix(expected: &'static str, text: &[u8]) -> Error {
+    let found_len = text
+        .iter()
+        .position(|&byte| byte == b'_')
+        .map_or(0, |at| at + 1);
+    let mut found = [0; Error::FOUND_PREFIX_BYTES];
+    let kept = found_len.min(Error::FOUND_PREFIX_BYTES);
+    found[..kept].copy_from_slice(&text[..kept]);
+    Error::WrongPrefix {
+        expected,
+        found,
+        found_len: u16::try_from(found_len).unwrap_or(u16::MAX),
+    }
+}
+
+/// Writes an ID's text into `buf` and returns it, without allocating: what its `Display`
+/// writes.
+pub(crate) fn encode<I: IdType>(id: I, buf: &mut [u8; MAX_PREFIXED_LEN]) -> &str {
+    encode_prefixed(I::PREFIX, id.to_ulid_flake(), buf)
+}
+
+/// Writes `prefix`, `_` (if there is a prefix) and the 13 characters of `value` into `buf`.
+pub(crate) fn encode_prefixed<'b>(
+    prefix: Option<&'static str>,
+    value: UlidFlake,
+    buf: &'b mut [u8; MAX_PREFIXED_LEN],
+) -> &'b str {
+    let prefix = prefix.map_or(&[][..], str::as_bytes);
+    let head = if prefix.is_empty() {
+        0
+    } else {
+        prefix.len() + 1
+    };
+    buf[..prefix.len()].copy_from_slice(prefix);
+    if head > 0 {
+        buf[prefix.len()] = b'_';
+    }
+    let body: &mut [u8; ENCODED_LEN] = (&mut buf[head..head + ENCODED_LEN])
+        .try_into()
+        .expect("the buffer holds the longest prefix, `_` and 13 characters");
+    value.encode(body);
+    // SAFETY: a prefix is checked to be ASCII before a type can carry it (`PrefixedId::PREFIX`,
+    // `newtype!`'s constant), and `_` and the Base32 digits are ASCII: valid UTF-8.
+    unsafe { core::str::from_utf8_unchecked(&buf[..head + ENCODED_LEN]) }
+}
+
+/// Writes an ID's text into a buffer of exactly the length its type's `encode` takes: 13
+/// bytes for an unprefixed type, [`MAX_PREFIXED_LEN`] for a prefixed one.
+///
+/// # Panics
+///
+/// When `N` is neither (only `newtype!` calls it, with the right one).
+#[doc(hidden)]
+pub fn encode_into<I: IdType, const N: usize>(id: I, buf: &mut [u8; N]) -> &str {
+    let len = match I::PREFIX {
+        None => ENCODED_LEN,
+        Some(prefix) => prefix.len() + 1 + ENCODED_LEN,
+    };
+    let mut full = [0; MAX_PREFIXED_LEN];
+    buf[..len].copy_from_slice(encode(id, &mut full).as_bytes());
+    // SAFETY: the bytes were just copied from a `&str` of that length.
+    unsafe { core::str::from_utf8_unchecked(&buf[..len]) }
+}
+
+/// Whether a `newtype!` key's prefix is valid; a compile error otherwise.
+#[doc(hidden)]
+pub const fn check_prefix(prefix: Option<&str>) {
+    if let Some(prefix) = prefix {
+        assert!(
+            crate::prefixed::is_valid_prefix(prefix),
+            "newtype!: invalid prefix: expected 1 to 31 characters, a lowercase ASCII letter \
+             then lowercase letters and digits"
+        );
+    }
+}
