@@ -70,7 +70,7 @@ impl<T: Prefix + ?Sized> IdType for PrefixedId<T> {
     const NAME: &'static str = "PrefixedId";
 
     fn from_ulid_flake(value: UlidFlake) -> Self {
-        Self::from_id(Id::from_ulid_flake(value))
+        Self::from_ulid_flake(value)
     }
 
     fn to_ulid_flake(self) -> UlidFlake {
@@ -202,4 +202,106 @@ pub const fn check_prefix(prefix: Option<&str>) {
              then lowercase letters and digits"
         );
     }
+}
+
+/// The integer forms and the readings of an ID type, as [`UlidFlake`]'s: `MIN`, `MAX`,
+/// `to_u64`, `to_i64`, `from_u64`, `from_i64`, `to_bytes`, `from_bytes`, `ms_since_epoch`,
+/// `randomness`, `scalable_randomness`, `scalability_id` and `unix_ms`, all `const`. The type
+/// must have `const fn from_ulid_flake` and `const fn to_ulid_flake` of its own.
+///
+/// Not public API: `PrefixedId<T>` and `newtype!` keys take theirs from here (`Id<T>` has
+/// them written out, with examples).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __id_methods {
+    ([$($generics:tt)*] $ty:ty) => {
+        #[allow(dead_code)]
+        impl<$($generics)*> $ty {
+            /// The smallest ID, `0000000000000` after the prefix if any.
+            pub const MIN: Self = Self::from_ulid_flake($crate::UlidFlake::MIN);
+
+            /// The largest ID, `7ZZZZZZZZZZZZ` after the prefix if any.
+            pub const MAX: Self = Self::from_ulid_flake($crate::UlidFlake::MAX);
+
+            /// The integer value, `0..=i64::MAX`, as `UlidFlake::to_u64`.
+            pub const fn to_u64(self) -> u64 {
+                self.to_ulid_flake().to_u64()
+            }
+
+            /// The integer value as the non-negative `i64` an SQL `BIGINT` stores, as
+            /// `UlidFlake::to_i64`.
+            pub const fn to_i64(self) -> i64 {
+                self.to_ulid_flake().to_i64()
+            }
+
+            /// The ID with this integer value, as `UlidFlake::from_u64`.
+            ///
+            /// # Errors
+            ///
+            /// `Error::OutOfRange` above `i64::MAX`.
+            pub const fn from_u64(value: u64) -> ::core::result::Result<Self, $crate::Error> {
+                match $crate::UlidFlake::from_u64(value) {
+                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self::from_ulid_flake(value)),
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            }
+
+            /// The ID with this `BIGINT` value, as `UlidFlake::from_i64`.
+            ///
+            /// # Errors
+            ///
+            /// `Error::OutOfRange` for a negative value.
+            pub const fn from_i64(value: i64) -> ::core::result::Result<Self, $crate::Error> {
+                match $crate::UlidFlake::from_i64(value) {
+                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self::from_ulid_flake(value)),
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            }
+
+            /// The 8-byte big-endian form, as `UlidFlake::to_bytes`: no prefix (only text
+            /// has one).
+            pub const fn to_bytes(self) -> [u8; 8] {
+                self.to_ulid_flake().to_bytes()
+            }
+
+            /// The ID of an 8-byte big-endian form, as `UlidFlake::from_bytes`.
+            ///
+            /// # Errors
+            ///
+            /// `Error::OutOfRange` when the top bit is set.
+            pub const fn from_bytes(bytes: [u8; 8]) -> ::core::result::Result<Self, $crate::Error> {
+                match $crate::UlidFlake::from_bytes(bytes) {
+                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self::from_ulid_flake(value)),
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            }
+
+            /// Milliseconds since the epoch, as `UlidFlake::ms_since_epoch`.
+            pub const fn ms_since_epoch(self) -> u64 {
+                self.to_ulid_flake().ms_since_epoch()
+            }
+
+            /// The 20-bit randomness of the stand-alone layout, as `UlidFlake::randomness`.
+            pub const fn randomness(self) -> u32 {
+                self.to_ulid_flake().randomness()
+            }
+
+            /// The 15-bit randomness of the scalable layout, as
+            /// `UlidFlake::scalable_randomness`.
+            pub const fn scalable_randomness(self) -> u16 {
+                self.to_ulid_flake().scalable_randomness()
+            }
+
+            /// The scalability id of the scalable layout, as `UlidFlake::scalability_id`.
+            pub const fn scalability_id(self) -> u8 {
+                self.to_ulid_flake().scalability_id()
+            }
+
+            /// The moment of the ID in Unix milliseconds, given the epoch it was made with,
+            /// as `UlidFlake::unix_ms`.
+            pub const fn unix_ms(self, epoch: $crate::Epoch) -> u64 {
+                self.to_ulid_flake().unix_ms(epoch)
+            }
+        }
+    };
 }

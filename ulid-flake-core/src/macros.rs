@@ -206,12 +206,6 @@ macro_rules! newtype {
 
         #[allow(dead_code)]
         impl $name {
-            /// The smallest key.
-            pub const MIN: Self = Self($crate::UlidFlake::MIN);
-
-            /// The largest key.
-            pub const MAX: Self = Self($crate::UlidFlake::MAX);
-
             /// The key of a Ulid-Flake.
             pub const fn from_ulid_flake(value: $crate::UlidFlake) -> Self {
                 Self(value)
@@ -220,57 +214,6 @@ macro_rules! newtype {
             /// The Ulid-Flake of the key.
             pub const fn to_ulid_flake(self) -> $crate::UlidFlake {
                 self.0
-            }
-
-            /// The integer value, as `UlidFlake::to_u64`.
-            pub const fn to_u64(self) -> u64 {
-                self.0.to_u64()
-            }
-
-            /// The integer value as an `i64`, never negative, as `UlidFlake::to_i64`.
-            pub const fn to_i64(self) -> i64 {
-                self.0.to_i64()
-            }
-
-            /// The key of an integer, as `UlidFlake::from_u64`.
-            ///
-            /// # Errors
-            ///
-            /// As `UlidFlake::from_u64`.
-            pub const fn from_u64(value: u64) -> ::core::result::Result<Self, $crate::Error> {
-                match $crate::UlidFlake::from_u64(value) {
-                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self(value)),
-                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
-                }
-            }
-
-            /// The key of a `BIGINT`, as `UlidFlake::from_i64`.
-            ///
-            /// # Errors
-            ///
-            /// As `UlidFlake::from_i64`.
-            pub const fn from_i64(value: i64) -> ::core::result::Result<Self, $crate::Error> {
-                match $crate::UlidFlake::from_i64(value) {
-                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self(value)),
-                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
-                }
-            }
-
-            /// The 8-byte big-endian form, as `UlidFlake::to_bytes`.
-            pub const fn to_bytes(self) -> [u8; 8] {
-                self.0.to_bytes()
-            }
-
-            /// The key of its 8-byte big-endian form, as `UlidFlake::from_bytes`.
-            ///
-            /// # Errors
-            ///
-            /// As `UlidFlake::from_bytes`.
-            pub const fn from_bytes(bytes: [u8; 8]) -> ::core::result::Result<Self, $crate::Error> {
-                match $crate::UlidFlake::from_bytes(bytes) {
-                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self(value)),
-                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
-                }
             }
 
             /// Parses the key's text (after its prefix, if it has one), as `FromStr`.
@@ -297,34 +240,9 @@ macro_rules! newtype {
             pub fn encode(self, buf: &mut [u8; $crate::newtype!(@text_len $($prefix)?)]) -> &str {
                 $crate::__private::encode_into(self, buf)
             }
-
-            /// Milliseconds since the epoch, as `UlidFlake::ms_since_epoch`.
-            pub const fn ms_since_epoch(self) -> u64 {
-                self.0.ms_since_epoch()
-            }
-
-            /// The 20-bit randomness, as `UlidFlake::randomness`.
-            pub const fn randomness(self) -> u32 {
-                self.0.randomness()
-            }
-
-            /// The 15-bit randomness of the scalable layout, as
-            /// `UlidFlake::scalable_randomness`.
-            pub const fn scalable_randomness(self) -> u16 {
-                self.0.scalable_randomness()
-            }
-
-            /// The scalability id of the scalable layout, as `UlidFlake::scalability_id`.
-            pub const fn scalability_id(self) -> u8 {
-                self.0.scalability_id()
-            }
-
-            /// The moment of the key in Unix milliseconds, given its epoch, as
-            /// `UlidFlake::unix_ms`.
-            pub const fn unix_ms(self, epoch: $crate::Epoch) -> u64 {
-                self.0.unix_ms(epoch)
-            }
         }
+
+        $crate::__id_methods!([] $name);
 
         impl ::core::fmt::Debug for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -201,81 +201,9 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
         self.id.value
     }
 
-    /// The integer value as the non-negative `i64` an SQL `BIGINT` stores.
-    pub const fn to_i64(self) -> i64 {
-        self.id.to_i64()
-    }
-
-    /// The integer value, `0..=i64::MAX`.
-    pub const fn to_u64(self) -> u64 {
-        self.id.to_u64()
-    }
-
-    /// The ID with this `BIGINT` value.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::OutOfRange`] for a negative value.
-    pub const fn from_i64(value: i64) -> Result<Self, Error> {
-        match Id::from_i64(value) {
-            Ok(id) => Ok(Self::from_id(id)),
-            Err(error) => Err(error),
-        }
-    }
-
-    /// The ID with this integer value, as [`UlidFlake::from_u64`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::OutOfRange`] above `i64::MAX`.
-    ///
-    /// ```
-    /// use ulid_flake_core::{Prefix, PrefixedId};
-    ///
-    /// struct User;
-    /// impl Prefix for User {
-    ///     const PREFIX: &'static str = "user";
-    /// }
-    /// let id = PrefixedId::<User>::from_u64(14_246_757_444_195_114)?;
-    /// assert_eq!(id.to_string(), "user_00CMXB6TAK4SA");
-    /// assert!(PrefixedId::<User>::from_u64(1 << 63).is_err());
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    pub const fn from_u64(value: u64) -> Result<Self, Error> {
-        match Id::from_u64(value) {
-            Ok(id) => Ok(Self::from_id(id)),
-            Err(error) => Err(error),
-        }
-    }
-
-    /// The 8-byte big-endian form, as [`UlidFlake::to_bytes`]: no prefix (only text has one).
-    ///
-    /// ```
-    /// use ulid_flake_core::{Prefix, PrefixedId};
-    ///
-    /// struct User;
-    /// impl Prefix for User {
-    ///     const PREFIX: &'static str = "user";
-    /// }
-    /// let id: PrefixedId<User> = "user_00CMXB6TAK4SA".parse()?;
-    /// assert_eq!(id.to_bytes(), [0, 0x32, 0x9D, 0x59, 0xB4, 0xA9, 0x93, 0x2A]);
-    /// assert_eq!(PrefixedId::<User>::from_bytes(id.to_bytes())?, id);
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    pub const fn to_bytes(self) -> [u8; 8] {
-        self.id.to_bytes()
-    }
-
-    /// The ID of an 8-byte big-endian form, as [`UlidFlake::from_bytes`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::OutOfRange`] when the top bit is set.
-    pub const fn from_bytes(bytes: [u8; 8]) -> Result<Self, Error> {
-        match Id::from_bytes(bytes) {
-            Ok(id) => Ok(Self::from_id(id)),
-            Err(error) => Err(error),
-        }
+    /// The prefixed form of a Ulid-Flake.
+    pub const fn from_ulid_flake(value: UlidFlake) -> Self {
+        Self::from_id(Id::from_ulid_flake(value))
     }
 
     /// Parses the prefixed text: `T`'s prefix exactly, `_`, then the 13 characters as
@@ -412,6 +340,9 @@ impl<T: Prefix + ?Sized> Hash for PrefixedId<T> {
     }
 }
 
+// The integer forms and readings, as `newtype!` keys have them.
+crate::__id_methods!([T: Prefix + ?Sized,] PrefixedId<T>);
+
 // The integer formats carry no prefix, as the other integer forms do not (the type's docs).
 crate::__integer_formats!([T: Prefix + ?Sized] PrefixedId<T>);
 
@@ -464,7 +395,7 @@ impl<T: Prefix + ?Sized> From<PrefixedId<T>> for Id<T> {
 
 impl<T: Prefix + ?Sized> From<UlidFlake> for PrefixedId<T> {
     fn from(value: UlidFlake) -> Self {
-        Self::from_id(Id::from_ulid_flake(value))
+        Self::from_ulid_flake(value)
     }
 }
 

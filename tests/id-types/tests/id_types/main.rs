@@ -31,6 +31,8 @@ macro_rules! each_id_type {
     };
 }
 
+mod readings;
+
 /// One module per entry of the core's list; no arm for an entry is a compile error.
 macro_rules! cells {
     ({}) => {};
