@@ -70,6 +70,21 @@
 //!   less than the generator's allowance (1 s by default) keeps IDs ordered instead of failing
 //!   or re-randomising an older timestamp.
 //!
+//! # Four ID types, one list of integrations
+//!
+//! [`UlidFlake`], [`Id<T>`](Id), [`PrefixedId<T>`](PrefixedId) and the keys of [`newtype!`]
+//! (prefixed or not) meet every integration the same way: the text where the integration has
+//! one (serde's human-readable formats, schemas, GraphQL), the `BIGINT` where it stores. The
+//! orphan rule allows a trait impl for a user's key only in the user's crate, so every
+//! integration is a hidden macro of this crate, generic over what an ID type is (its
+//! Ulid-Flake, its name, its prefix), and one list in `src/external/mod.rs` names them all:
+//! this crate's own types expand that list as `newtype!` does, so a new integration reaches
+//! every ID type at once, and a key can leave one out by its feature's name when it
+//! implements that trait itself (`without = ["serde"];`). A feature that is off expands to
+//! nothing, whichever crate calls `newtype!`: what a key gets follows this crate's features.
+//! The trade-off: the impls are macro expansions, compiled in the user's crate for a key, so
+//! the macros stay thin and the logic lives once, in the generic functions they call.
+//!
 //! # Making IDs: one meaning per verb
 //!
 //! Every ID type — [`UlidFlake`], [`Id<T>`](Id), [`PrefixedId<T>`](PrefixedId) and the keys of
@@ -97,8 +112,8 @@
 //! # Clients without an adapter crate
 //!
 //! The sqlx and Diesel integrations have adapter crates (`ulid-flake-sqlx`,
-//! `ulid-flake-diesel`); these have none: turn them on here, or through either adapter. Each covers [`UlidFlake`],
-//! [`Id<T>`](Id) and [`PrefixedId<T>`](PrefixedId), and reports a bad value with this crate's
+//! `ulid-flake-diesel`); these have none: turn them on here, or through either adapter. Each
+//! covers every ID type, and reports a bad value with this crate's
 //! [`Error`] as the source of the client's own error, so its message says what was expected
 //! and what was found.
 //!

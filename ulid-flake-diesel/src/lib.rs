@@ -119,8 +119,9 @@
 //! # Your own newtypes
 //!
 //! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] (the core's, re-exported
-//! here and by `ulid-flake-sqlx`) defines one with the same Diesel support, `Display`,
-//! `FromStr`, the integer conversions and serde:
+//! here and by `ulid-flake-sqlx`) defines one with what every ID type has: the same Diesel
+//! support, `Display`, `FromStr`, the integer conversions, serde and every other integration
+//! that is on (a prefix and leaving integrations out: the core's `newtype!` docs):
 //!
 //! ```
 //! use diesel::serialize::ToSql;

@@ -225,8 +225,9 @@
 //! # Your own newtypes
 //!
 //! If you prefer `struct UserId(UlidFlake)` to `Id<User>`, [`newtype!`] (the core's, re-exported
-//! here and by `ulid-flake-diesel`) defines one with the same sqlx support, `Display`,
-//! `FromStr`, the integer conversions and serde:
+//! here and by `ulid-flake-diesel`) defines one with what every ID type has: the same sqlx
+//! support, `Display`, `FromStr`, the integer conversions, serde and every other integration
+//! that is on (a prefix and leaving integrations out: the core's `newtype!` docs):
 //!
 //! ```
 //! ulid_flake_sqlx::newtype! {
