@@ -1,8 +1,8 @@
 //! What this crate's macros use, so that they work in crates that do not name these
 //! dependencies. Not public API.
 
-pub use crate::external::check_without;
-pub use crate::id_type::{IdType, check_prefix, encode_into, from_i64, parse_text, to_i64};
+pub use crate::external::is_integration;
+pub use crate::id_type::{IdType, encode_into, from_i64, parse_text, to_i64};
 pub use crate::macros::LiteralError;
 #[cfg(feature = "alloc")]
 pub use alloc::borrow::Cow;

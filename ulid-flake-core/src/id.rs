@@ -72,7 +72,7 @@ use crate::ulid_flake::UlidFlake;
 ///   2^53). utoipa's derive composes generic types, so it refers to a component
 ///   `UlidFlake_{T}` (`UlidFlake_User`, each the same string) and reads `T`'s schema name:
 ///   `T` must implement `ToSchema`, as an API's entities do (for one that does not, mark the
-///   field `#[schema(value_type = UlidFlake)]`). In JSON Schema every ID shares one
+///   field `#[schema(value_type = UlidFlake)]`). In JSON Schema every `Id<T>` shares one
 ///   definition, `UlidFlake`, and `T` needs nothing.
 #[repr(transparent)]
 pub struct Id<T: ?Sized> {

@@ -192,18 +192,6 @@ pub fn encode_into<I: IdType, const N: usize>(id: I, buf: &mut [u8; N]) -> &str 
     unsafe { core::str::from_utf8_unchecked(&buf[..len]) }
 }
 
-/// Whether a `newtype!` key's prefix is valid; a compile error otherwise.
-#[doc(hidden)]
-pub const fn check_prefix(prefix: Option<&str>) {
-    if let Some(prefix) = prefix {
-        assert!(
-            crate::prefixed::is_valid_prefix(prefix),
-            "newtype!: invalid prefix: expected 1 to 31 characters, a lowercase ASCII letter \
-             then lowercase letters and digits"
-        );
-    }
-}
-
 /// The integer forms and the readings of an ID type, as [`UlidFlake`]'s: `MIN`, `MAX`,
 /// `to_u64`, `to_i64`, `from_u64`, `from_i64`, `to_bytes`, `from_bytes`, `ms_since_epoch`,
 /// `randomness`, `scalable_randomness`, `scalability_id` and `unix_ms`, all `const`. The type

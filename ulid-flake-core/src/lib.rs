@@ -38,7 +38,7 @@
 //!   parser's pattern, an example — never as an `integer`, which client generators would map
 //!   to a lossy JavaScript `number`. `Id<T>` fields of derived types need no attribute when
 //!   `T` implements `ToSchema` (utoipa reads its name; otherwise mark the field
-//!   `#[schema(value_type = UlidFlake)]`). In JSON Schema every ID refers to one
+//!   `#[schema(value_type = UlidFlake)]`). In JSON Schema every unprefixed ID refers to one
 //!   definition, `UlidFlake`; utoipa's derive names a component per entity
 //!   (`UlidFlake_User`), each the same string.
 //! - **Capacity is small by design.** A millisecond holds about 4,096 IDs on average with the

@@ -50,8 +50,9 @@ macro_rules! ulid_flake {
 
 /// Defines a key type of your own over [`UlidFlake`](crate::UlidFlake): `struct UserId(pub
 /// UlidFlake)`, for those who prefer one type per key to `Id<User>`. It can do what every ID
-/// type of this crate can: the same methods, conversions and formats as
-/// [`Id<T>`](crate::Id), and every integration that is on (the list below).
+/// type of this crate can: the readings, conversions, formats and verbs listed below (those
+/// of [`Id<T>`](crate::Id) but `cast`, `to_hex` and `to_bin`: `{:x}` and `{:b}` format the
+/// same), and every integration that is on.
 ///
 /// ```
 /// ulid_flake_core::newtype! {
@@ -101,9 +102,18 @@ macro_rules! ulid_flake {
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 ///
+/// `prefix` and `without` may come in either order. `without` takes the features' names
+/// (`"serde"`, `"sqlx09"`, `"sqlx09-postgres"`, `"diesel2"`, `"sea-orm2"`, `"utoipa5"`,
+/// `"schemars1"`, `"postgres-types02"`, `"rusqlite"`, `"async-graphql7"`, `"arbitrary"`,
+/// `"proptest"`, `"uuid"`), whether or not the feature is on. Leaving serde out leaves the
+/// schemas and the GraphQL scalar describing the text: leave those out too when your format
+/// differs. A `#[derive(Serialize)]` on the key goes through the inner `UlidFlake` and so
+/// writes no prefix. Do not derive `Default`: a defaulted key would be `0000000000000`, the
+/// reason `Id<T>` has none.
+///
 /// A prefix is 1 to 31 characters, a lowercase ASCII letter then lowercase letters and
 /// digits (see [`is_valid_prefix`](crate::is_valid_prefix)); another prefix, or a name in
-/// `without` that is no integration's feature, does not compile:
+/// `without` that is no integration's feature, does not compile, and the error names it:
 ///
 /// ```compile_fail,E0080
 /// ulid_flake_core::newtype! {
@@ -172,7 +182,18 @@ macro_rules! newtype {
         $(prefix = $prefix:literal;)?
         $(without = [$($without:tt),* $(,)?];)?
     ) => {
-        $(#[$meta])*
+        $crate::newtype!(@define [$(#[$meta])*] $vis $name [$($prefix)?] [$($($without)*)?]);
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident;
+        without = [$($without:tt),* $(,)?];
+        prefix = $prefix:literal;
+    ) => {
+        $crate::newtype!(@define [$(#[$meta])*] $vis $name [$prefix] [$($without)*]);
+    };
+    (@define [$($attrs:tt)*] $vis:vis $name:ident [$($prefix:literal)?] [$($without:tt)*]) => {
+        $($attrs)*
         #[derive(
             ::core::clone::Clone,
             ::core::marker::Copy,
@@ -185,7 +206,14 @@ macro_rules! newtype {
         #[repr(transparent)]
         $vis struct $name(pub $crate::UlidFlake);
 
-        const _: () = $crate::__private::check_prefix($crate::newtype!(@prefix $($prefix)?));
+        $(const _: () = ::core::assert!(
+            $crate::is_valid_prefix($prefix),
+            ::core::concat!(
+                "newtype!: invalid prefix ", ::core::stringify!($prefix), ": expected 1 to 31 \
+                 characters, a lowercase ASCII letter then lowercase ASCII letters and digits \
+                 (no `_`: it separates the prefix from the ID)"
+            )
+        );)?
 
         impl $crate::__private::IdType for $name {
             const PREFIX: ::core::option::Option<&'static str> = $crate::newtype!(@prefix $($prefix)?);
@@ -324,7 +352,7 @@ macro_rules! newtype {
         // off), and so do the integrations, from the one list in `external/mod.rs`.
         $crate::__newtype_std!($name);
         $crate::__newtype_tokio!($name);
-        $crate::__impl_integrations!([$($($without)*)?] [] $name);
+        $crate::__impl_integrations!([$($without)*] [] $name);
     };
 }
 

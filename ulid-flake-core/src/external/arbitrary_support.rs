@@ -39,7 +39,7 @@ pub const SIZE_HINT: (usize, Option<usize>) = (1, Some(10));
 #[macro_export]
 macro_rules! __impl_arbitrary {
     (["arbitrary" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_arbitrary!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

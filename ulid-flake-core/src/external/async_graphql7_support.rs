@@ -77,7 +77,7 @@ pub fn to_value<I: IdType>(id: I) -> Value {
 #[macro_export]
 macro_rules! __impl_async_graphql7 {
     (["async-graphql7" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_async_graphql7!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

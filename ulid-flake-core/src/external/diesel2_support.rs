@@ -134,7 +134,7 @@ impl<I> From<OptionalId<I>> for Option<I> {
 #[macro_export]
 macro_rules! __impl_diesel2 {
     (["diesel2" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_diesel2!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

@@ -89,8 +89,24 @@ macro_rules! __impl_each_integration {
         $crate::__impl_each_integration!(@check $without [$($feature)*]);
         $($crate::__private::gate::$impl!($without $generics $ty);)*
     };
-    (@check [$($without:literal)*] [$($feature:literal)*]) => {
-        const _: () = $crate::__private::check_without(&[$($without),*], &[$($feature),*]);
+    (@check [$($without:tt)*] $features:tt) => {
+        $($crate::__impl_each_integration!(@name $without $features);)*
+    };
+    (@name $name:literal [$($feature:literal)*]) => {
+        const _: () = ::core::assert!(
+            $crate::__private::is_integration($name, &[$($feature),*]),
+            ::core::concat!(
+                "newtype!: ", ::core::stringify!($name), " in `without` is no integration: \
+                 expected one of ", $(::core::stringify!($feature), " ",)*
+                "(the versioned feature names; a plain name such as \"sqlx\" is an alias)"
+            )
+        );
+    };
+    (@name $name:tt $features:tt) => {
+        ::core::compile_error!(::core::concat!(
+            "newtype!: `without` takes features' names as strings: write \"",
+            ::core::stringify!($name), "\", not ", ::core::stringify!($name)
+        ));
     };
 }
 
@@ -120,22 +136,16 @@ macro_rules! gates {
 }
 pub(crate) use gates;
 
-/// Whether every name in `without` is an integration's feature; a compile error otherwise.
-pub const fn check_without(without: &[&str], features: &[&str]) {
+/// Whether `name` is one of `features`.
+pub const fn is_integration(name: &str, features: &[&str]) -> bool {
     let mut i = 0;
-    while i < without.len() {
-        let mut j = 0;
-        while j < features.len() && !eq(without[i], features[j]) {
-            j += 1;
+    while i < features.len() {
+        if eq(name, features[i]) {
+            return true;
         }
-        assert!(
-            j < features.len(),
-            "newtype!: a name in `without` is no integration: expected a feature of \
-             ulid-flake-core with its version (\"serde\", \"sqlx09\", \"diesel2\", \"sea-orm2\", \
-             ...; the list in `newtype!`'s docs)"
-        );
         i += 1;
     }
+    false
 }
 
 const fn eq(a: &str, b: &str) -> bool {

@@ -54,7 +54,7 @@ pub fn accepts(ty: &Type) -> bool {
 #[macro_export]
 macro_rules! __impl_postgres_types02 {
     (["postgres-types02" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_postgres_types02!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

@@ -75,7 +75,7 @@ pub fn boxed<I: IdType + fmt::Debug + 'static>() -> BoxedStrategy<I> {
 #[macro_export]
 macro_rules! __impl_proptest {
     (["proptest" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_proptest!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

@@ -34,7 +34,7 @@ pub fn to_sql<I: IdType>(id: I) -> ToSqlOutput<'static> {
 #[macro_export]
 macro_rules! __impl_rusqlite {
     (["rusqlite" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_rusqlite!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

@@ -58,7 +58,7 @@ pub fn schema_id<I: IdType>() -> Cow<'static, str> {
 #[macro_export]
 macro_rules! __impl_schemars1 {
     (["schemars1" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_schemars1!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

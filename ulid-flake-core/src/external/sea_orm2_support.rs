@@ -84,7 +84,7 @@ pub fn type_name<I: IdType>() -> String {
 #[macro_export]
 macro_rules! __impl_sea_orm2 {
     (["sea-orm2" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_sea_orm2!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

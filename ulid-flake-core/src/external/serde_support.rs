@@ -41,7 +41,7 @@ pub fn deserialize<'de, I: IdType, D: Deserializer<'de>>(deserializer: D) -> Res
 #[macro_export]
 macro_rules! __impl_serde {
     (["serde" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_serde!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

@@ -17,7 +17,7 @@ pub fn from_i64<I: IdType>(value: i64) -> Result<I, BoxDynError> {
 #[macro_export]
 macro_rules! __impl_sqlx09 {
     (["sqlx09" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_sqlx09!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {
@@ -76,7 +76,7 @@ macro_rules! __impl_sqlx09 {
 #[macro_export]
 macro_rules! __impl_sqlx09_postgres {
     (["sqlx09-postgres" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_sqlx09_postgres!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

@@ -80,7 +80,7 @@ pub fn name<I: IdType>() -> Cow<'static, str> {
 #[macro_export]
 macro_rules! __impl_utoipa5 {
     (["utoipa5" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_utoipa5!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {

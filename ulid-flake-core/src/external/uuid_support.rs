@@ -96,7 +96,7 @@ impl UlidFlake {
 #[macro_export]
 macro_rules! __impl_uuid {
     (["uuid" $($without:tt)*] $($rest:tt)*) => {};
-    ([$other:literal $($without:tt)*] $($rest:tt)*) => {
+    ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_uuid!([$($without)*] $($rest)*);
     };
     ([] [$($generics:tt)*] $ty:ty) => {
