@@ -35,8 +35,6 @@ mod utoipa5_support;
 mod uuid_support;
 
 // What several integrations share.
-#[cfg(any(feature = "chrono04", feature = "time03", feature = "jiff02"))]
-mod date_time;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 mod edges;
 mod newtype_features;
