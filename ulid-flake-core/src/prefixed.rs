@@ -3,11 +3,14 @@
 use core::cmp::Ordering;
 use core::fmt;
 use core::hash::{Hash, Hasher};
+use core::ops::Range;
 use core::str::FromStr;
 
+use crate::epoch::Epoch;
 use crate::error::Error;
 use crate::id::Id;
 use crate::layout::ENCODED_LEN;
+use crate::moment::Moment;
 use crate::ulid_flake::UlidFlake;
 
 /// An entity whose IDs carry a prefix in their text: `impl Prefix for User` with
@@ -529,5 +532,106 @@ impl<T: Prefix + ?Sized> From<PrefixedId<T>> for alloc::string::String {
     fn from(id: PrefixedId<T>) -> Self {
         let mut buf = [0; MAX_PREFIXED_LEN];
         id.encode(&mut buf).into()
+    }
+}
+
+// Time: delegations to UlidFlake's (to become part of the shared ID-type methods)
+impl<T: Prefix + ?Sized> PrefixedId<T> {
+    /// Milliseconds since the [`Epoch`] the ID was made with, as [`UlidFlake::ms_since_epoch`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id: PrefixedId<User> = "user_00CMXB6TAK4SA".parse()?;
+    /// assert_eq!(id.ms_since_epoch(), 13_586_766_666);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn ms_since_epoch(self) -> u64 {
+        self.to_ulid_flake().ms_since_epoch()
+    }
+
+    /// The moment of the ID in Unix milliseconds, given the epoch it was made with, as
+    /// [`UlidFlake::unix_ms`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id: PrefixedId<User> = "user_00CMXB6TAK4SA".parse()?;
+    /// assert_eq!(id.unix_ms(Epoch::DEFAULT), 1_717_653_966_666);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn unix_ms(self, epoch: Epoch) -> u64 {
+        self.to_ulid_flake().unix_ms(epoch)
+    }
+
+    /// The moment of the ID as a [`Moment`], as [`UlidFlake::to_moment`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::to_moment`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Prefix, PrefixedId, UnixMs};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id: PrefixedId<User> = "user_00CMXB6TAK4SA".parse()?;
+    /// assert_eq!(id.to_moment(Epoch::DEFAULT), Ok(UnixMs(1_717_653_966_666)));
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn to_moment<M: Moment>(self, epoch: Epoch) -> Result<M, Error> {
+        self.to_ulid_flake().to_moment(epoch)
+    }
+
+    /// The ID of a [`Moment`] with the given randomness, as [`UlidFlake::from_moment`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::from_moment`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Prefix, PrefixedId, UnixMs};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id = PrefixedId::<User>::from_moment(Epoch::DEFAULT, UnixMs(1_717_653_966_666), 627_498)?;
+    /// assert_eq!(id.to_string(), "user_00CMXB6TAK4SA");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn from_moment<M: Moment>(epoch: Epoch, moment: M, randomness: u32) -> Result<Self, Error> {
+        UlidFlake::from_moment(epoch, moment, randomness).map(Self::from)
+    }
+
+    /// The inclusive bounds of the IDs made during a window of [`Moment`]s, as
+    /// [`UlidFlake::range_for`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Prefix, PrefixedId, UnixMs};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let start = Epoch::DEFAULT.unix_ms() as i64;
+    /// let (lowest, highest) =
+    ///     PrefixedId::<User>::range_for(Epoch::DEFAULT, UnixMs(start)..UnixMs(start + 1_000)).unwrap();
+    /// assert_eq!(lowest.to_string(), "user_0000000000000");
+    /// assert_eq!(highest.ms_since_epoch(), 999);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn range_for<M: Moment>(epoch: Epoch, window: Range<M>) -> Option<(Self, Self)> {
+        UlidFlake::range_for(epoch, window).map(|(lowest, highest)| (lowest.into(), highest.into()))
     }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ulid_flake_core::generator::Generator;
 use ulid_flake_core::{
-    Epoch, Error, Id, MAX_TIMESTAMP, Moment, UlidFlake, UnixMs,
+    Epoch, Error, Id, MAX_TIMESTAMP, Moment, Prefix, PrefixedId, UlidFlake, UnixMs,
 };
 
 const RANDOMNESS_MAX: u32 = (1 << 20) - 1;
@@ -91,6 +91,11 @@ fn check<M: Moment>(p: fn(&str) -> M, rfc3339: fn(M) -> String) {
     assert_eq!(id.to_string(), "00CMXB6TAK4SA");
     let back: M = id.to_moment(epoch).unwrap();
     assert_eq!(rfc3339(back), "2024-06-06T06:06:06.666Z");
+    assert_eq!(
+        PrefixedId::<User>::from_moment(epoch, id.to_moment::<M>(epoch).unwrap(), 627_498)
+            .map(PrefixedId::to_id),
+        Ok(id)
+    );
 
     // Epochs: rounded down to the millisecond as IDs are, written back exactly.
     assert_eq!(
@@ -159,6 +164,10 @@ fn check<M: Moment>(p: fn(&str) -> M, rfc3339: fn(M) -> String) {
 
 struct User;
 
+impl Prefix for User {
+    const PREFIX: &'static str = "user";
+}
+
 /// SPEC §5's vector: 2024-06-06T06:06:06.666Z, randomness 627,498, the default epoch.
 const VECTOR_UNIX_MS: i64 = 1_717_653_966_666;
 
@@ -178,6 +187,12 @@ fn unix_ms_round_trips_through_every_id_type() {
     assert_eq!(vector.to_moment(epoch), Ok(UnixMs(VECTOR_UNIX_MS)));
     let id = Id::<User>::from_moment(epoch, UnixMs(VECTOR_UNIX_MS), 627_498).unwrap();
     assert_eq!(id.to_moment(epoch), Ok(UnixMs(VECTOR_UNIX_MS)));
+    let prefixed = PrefixedId::<User>::from_moment(epoch, UnixMs(VECTOR_UNIX_MS), 627_498);
+    assert_eq!(prefixed.map(|id| id.to_string()).as_deref(), Ok("user_00CMXB6TAK4SA"));
+    assert_eq!(
+        prefixed.unwrap().to_moment(epoch),
+        Ok(UnixMs(VECTOR_UNIX_MS))
+    );
     // The extremes: the first moment of the Unix epoch, the last of the latest epoch.
     assert_eq!(UlidFlake::MIN.to_moment(Epoch::UNIX), Ok(UnixMs(0)));
     assert_eq!(
@@ -197,6 +212,12 @@ fn system_time_round_trips_through_every_id_type() {
     let id = Id::<User>::from_moment(epoch, moment, 627_498).unwrap();
     assert_eq!(id.to_ulid_flake(), vector);
     assert_eq!(id.to_moment(epoch), Ok(moment));
+    let prefixed = PrefixedId::<User>::from_moment(epoch, moment, 627_498).unwrap();
+    assert_eq!(prefixed.to_moment(epoch), Ok(moment));
+    assert_eq!(
+        (prefixed.unix_ms(epoch), prefixed.ms_since_epoch()),
+        (1_717_653_966_666, 13_586_766_666)
+    );
     // `SystemTime` holds every ID's moment, even of the latest epoch.
     assert_eq!(
         UlidFlake::MAX.to_moment(Epoch::MAX),
@@ -273,6 +294,15 @@ fn unix_ms_windows_are_those_of_epoch_milliseconds() {
             .map(|(lowest, highest)| (lowest.to_ulid_flake(), highest.to_ulid_flake())),
         window(5, 7)
     );
+    let (lowest, highest) = PrefixedId::<User>::range_for(
+        Epoch::DEFAULT,
+        UnixMs(EPOCH_MS + 5)..UnixMs(EPOCH_MS + 7),
+    )
+    .unwrap();
+    assert_eq!(
+        (lowest.to_string(), highest.to_string()),
+        ("user_0000000050000".to_owned(), "user_000000006ZZZZ".to_owned())
+    );
     // Backwards: nothing.
     assert_eq!(window(7, 5), None);
 }
@@ -344,6 +374,10 @@ fn from_moment_reports_how_far_outside_the_epoch_a_moment_lies() {
     );
     assert_eq!(
         Id::<User>::from_moment(epoch, UnixMs(EPOCH_MS - 1), 0),
+        Err(out_of_range(-1))
+    );
+    assert_eq!(
+        PrefixedId::<User>::from_moment(epoch, UnixMs(EPOCH_MS - 1), 0),
         Err(out_of_range(-1))
     );
 }
