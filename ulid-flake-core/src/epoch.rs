@@ -1,9 +1,11 @@
-//! The epoch that timestamps count from, and time-window queries.
+//! The epoch that timestamps count from, and the readings of an ID that need it: its moment,
+//! the ID of a moment, the IDs of a time window.
 
 use core::ops::Range;
 
 use crate::error::Error;
-use crate::layout::{MAX_EPOCH_UNIX_MS, MAX_TIMESTAMP};
+use crate::layout::{MAX_EPOCH_UNIX_MS, MAX_TIMESTAMP, RANDOMNESS_BITS, RANDOMNESS_MAX};
+use crate::moment::{self, Moment};
 use crate::ulid_flake::UlidFlake;
 
 /// The moment that a Ulid-Flake's 43-bit timestamp counts milliseconds from.
@@ -83,7 +85,7 @@ impl Epoch {
         Ok(Self { unix_ms })
     }
 
-    /// An epoch given as a [`SystemTime`](std::time::SystemTime), truncated to the
+    /// An epoch given as a [`Moment`] of any time library, rounded down to the
     /// millisecond.
     ///
     /// # Errors
@@ -92,17 +94,18 @@ impl Epoch {
     ///
     /// ```
     /// use std::time::{Duration, UNIX_EPOCH};
-    /// use ulid_flake_core::Epoch;
+    /// use ulid_flake_core::{Epoch, Error, UnixMs};
     ///
     /// let moment = UNIX_EPOCH + Duration::from_millis(1_704_067_200_000);
-    /// assert_eq!(Epoch::from_system_time(moment), Ok(Epoch::DEFAULT));
+    /// assert_eq!(Epoch::from_moment(moment), Ok(Epoch::DEFAULT));
+    /// assert_eq!(Epoch::from_moment(UnixMs(-1)), Err(Error::InvalidEpoch { found_unix_ms: -1 }));
     /// ```
-    #[cfg(feature = "std")]
-    pub fn from_system_time(moment: std::time::SystemTime) -> Result<Self, Error> {
-        match moment.duration_since(std::time::UNIX_EPOCH) {
-            Ok(since) => Self::from_unix_ms(u64::try_from(since.as_millis()).unwrap_or(u64::MAX)),
-            Err(before) => Err(Error::InvalidEpoch {
-                found_unix_ms: -i128::try_from(before.duration().as_millis()).unwrap_or(i128::MAX),
+    pub fn from_moment<M: Moment>(moment: M) -> Result<Self, Error> {
+        let unix_ms = moment::floor_ms(&moment);
+        match u64::try_from(unix_ms) {
+            Ok(unix_ms) => Self::from_unix_ms(unix_ms),
+            Err(_) => Err(Error::InvalidEpoch {
+                found_unix_ms: unix_ms.into(),
             }),
         }
     }
@@ -116,40 +119,32 @@ impl Epoch {
         self.unix_ms
     }
 
-    /// The epoch as a [`SystemTime`](std::time::SystemTime).
-    ///
-    /// ```
-    /// use std::time::{Duration, UNIX_EPOCH};
-    /// use ulid_flake_core::Epoch;
-    ///
-    /// assert_eq!(
-    ///     Epoch::DEFAULT.to_system_time(),
-    ///     UNIX_EPOCH + Duration::from_millis(1_704_067_200_000)
-    /// );
-    /// ```
-    #[cfg(feature = "std")]
-    pub fn to_system_time(self) -> std::time::SystemTime {
-        std::time::UNIX_EPOCH + core::time::Duration::from_millis(self.unix_ms)
-    }
-
-    /// The milliseconds since this epoch of a moment given in Unix milliseconds: the
-    /// [`UlidFlake::ms_since_epoch`] of an ID made at that moment.
+    /// The epoch as a [`Moment`] of any time library.
     ///
     /// # Errors
     ///
-    /// [`Error::TimestampOutOfRange`] when the moment is before this epoch or more than
-    /// [`MAX_TIMESTAMP`] ms after it.
+    /// [`Error::DateTimeOutOfRange`] when the type cannot hold the epoch: `time`'s
+    /// `OffsetDateTime` and jiff's `Timestamp` end in the year 9999, before the latest epochs.
     ///
     /// ```
-    /// use ulid_flake_core::{Epoch, Error};
+    /// use std::time::{Duration, SystemTime, UNIX_EPOCH};
+    /// use ulid_flake_core::{Epoch, UnixMs};
     ///
-    /// assert_eq!(Epoch::DEFAULT.ms_since_epoch_at(1_704_067_200_123), Ok(123));
+    /// assert_eq!(Epoch::DEFAULT.to_moment(), Ok(UnixMs(1_704_067_200_000)));
     /// assert_eq!(
-    ///     Epoch::DEFAULT.ms_since_epoch_at(1_704_067_199_999),
-    ///     Err(Error::TimestampOutOfRange { found_ms: -1 })
+    ///     Epoch::DEFAULT.to_moment::<SystemTime>()?,
+    ///     UNIX_EPOCH + Duration::from_millis(1_704_067_200_000)
     /// );
+    /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
-    pub const fn ms_since_epoch_at(self, unix_ms: i64) -> Result<u64, Error> {
+    pub fn to_moment<M: Moment>(self) -> Result<M, Error> {
+        M::from_unix_ms(self.unix_ms)
+    }
+
+    /// The milliseconds since this epoch of a moment given in Unix milliseconds: the
+    /// [`UlidFlake::ms_since_epoch`] of an ID made at that moment; [`Error::TimestampOutOfRange`]
+    /// when the moment is before this epoch or more than [`MAX_TIMESTAMP`] ms after it.
+    pub(crate) const fn ms_since_epoch_at(self, unix_ms: i64) -> Result<u64, Error> {
         // i64 - u64 with both below 2^63 cannot overflow i128.
         let timestamp = unix_ms as i128 - self.unix_ms as i128;
         if timestamp < 0 || timestamp > MAX_TIMESTAMP as i128 {
@@ -159,86 +154,24 @@ impl Epoch {
         }
         Ok(timestamp as u64)
     }
+}
 
-    /// The range of IDs made during a window of [`SystemTime`](std::time::SystemTime)s
-    /// (`start` inclusive, `end` exclusive), as [`Epoch::range_for`] does for Unix
-    /// milliseconds. IDs tell time to the millisecond, so a window that starts or ends inside
-    /// a millisecond covers that whole millisecond.
-    /// [`Id::range_for_system_time`](crate::Id::range_for_system_time) gives the same bounds
-    /// typed as `Id<T>`.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use ulid_flake_core::{Epoch, UlidFlake};
-    ///
-    /// let start = Epoch::DEFAULT.to_system_time() + Duration::from_secs(60);
-    /// let (lowest, highest) = Epoch::DEFAULT
-    ///     .range_for_system_time(start..start + Duration::from_secs(1))
-    ///     .unwrap();
-    /// assert_eq!(lowest.ms_since_epoch(), 60_000);
-    /// assert_eq!(highest.ms_since_epoch(), 60_999);
-    /// ```
-    #[cfg(feature = "std")]
-    pub fn range_for_system_time(
-        self,
-        window: Range<std::time::SystemTime>,
-    ) -> Option<(UlidFlake, UlidFlake)> {
-        /// Unix milliseconds, rounded down (`ceil` false) or up, saturating.
-        fn unix_ms(moment: std::time::SystemTime, ceil: bool) -> i64 {
-            let (nanos, sign) = match moment.duration_since(std::time::UNIX_EPOCH) {
-                Ok(since) => (since.as_nanos(), 1),
-                Err(before) => (before.duration().as_nanos(), -1),
-            };
-            let ms = nanos / 1_000_000;
-            let partial = nanos % 1_000_000 != 0;
-            // Away from zero when rounding towards the wanted side.
-            let ms = ms + u128::from(partial && (ceil == (sign > 0)));
-            i64::try_from(ms).map_or(i64::MAX * sign, |ms| ms * sign)
-        }
-        self.range_for(unix_ms(window.start, false)..unix_ms(window.end, true))
+/// The inclusive bounds of the IDs whose moments fall in `start..end`, Unix milliseconds,
+/// clipped to the epoch's range.
+fn id_range(epoch: Epoch, start: i64, end: i64) -> Option<(UlidFlake, UlidFlake)> {
+    let epoch = i128::from(epoch.unix_ms);
+    let first = (i128::from(start) - epoch).max(0);
+    // `end` is exclusive: the last millisecond of the window is one before it.
+    let last = (i128::from(end) - 1 - epoch).min(MAX_TIMESTAMP.into());
+    if first > last {
+        return None;
     }
-
-    /// The range of IDs made during a window of Unix milliseconds (`start` inclusive, `end`
-    /// exclusive), as the inclusive bounds `(lowest, highest)` for an SQL `BETWEEN` on the
-    /// primary key; `None` when no ID can fall in the window (it is empty, or lies wholly
-    /// outside the timestamp range of this epoch). Parts of the window outside that range
-    /// are clipped.
-    ///
-    /// Because integer order is time order, `id BETWEEN lowest AND highest` finds exactly
-    /// the rows whose IDs were made in the window, through the primary-key index.
-    /// [`Id::range_for`](crate::Id::range_for) gives the same bounds typed as `Id<T>`.
-    ///
-    /// ```
-    /// use ulid_flake_core::{Epoch, UlidFlake};
-    ///
-    /// let start = Epoch::DEFAULT.unix_ms() as i64 + 1_000;
-    /// let (lowest, highest) = Epoch::DEFAULT.range_for(start..start + 10).unwrap();
-    /// assert_eq!(lowest, UlidFlake::from_parts(1_000, 0).unwrap());
-    /// assert_eq!(highest, UlidFlake::from_parts(1_009, (1 << 20) - 1).unwrap());
-    /// assert_eq!(Epoch::DEFAULT.range_for(start..start), None);
-    /// ```
-    pub const fn range_for(self, window: Range<i64>) -> Option<(UlidFlake, UlidFlake)> {
-        let epoch = self.unix_ms as i128;
-        let mut first = window.start as i128 - epoch;
-        // `end` is exclusive: the last millisecond of the window is one before it.
-        let mut last = window.end as i128 - 1 - epoch;
-        if first < 0 {
-            first = 0;
-        }
-        if last > MAX_TIMESTAMP as i128 {
-            last = MAX_TIMESTAMP as i128;
-        }
-        if first > last {
-            return None;
-        }
-        Some((
-            UlidFlake::from_raw((first as u64) << crate::layout::RANDOMNESS_BITS),
-            UlidFlake::from_raw(
-                ((last as u64) << crate::layout::RANDOMNESS_BITS)
-                    | crate::layout::RANDOMNESS_MAX as u64,
-            ),
-        ))
-    }
+    // Both within 0..=MAX_TIMESTAMP now: lossless.
+    let (first, last) = (first as u64, last as u64);
+    Some((
+        UlidFlake::from_raw(first << RANDOMNESS_BITS),
+        UlidFlake::from_raw((last << RANDOMNESS_BITS) | u64::from(RANDOMNESS_MAX)),
+    ))
 }
 
 /// The readings of an ID that need its epoch, which the ID does not store.
@@ -258,19 +191,95 @@ impl UlidFlake {
         epoch.unix_ms() + self.ms_since_epoch()
     }
 
-    /// The moment of the ID as a [`SystemTime`](std::time::SystemTime), given the epoch it
-    /// was made with: [`UlidFlake::unix_ms`] after `UNIX_EPOCH`.
+    /// The moment of the ID as a [`Moment`] of any time library, given the epoch it was made
+    /// with: [`UlidFlake::unix_ms`] after the Unix epoch.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DateTimeOutOfRange`] when the type cannot hold the moment: `time`'s
+    /// `OffsetDateTime` (without its `large-dates` feature) and jiff's `Timestamp` end in the
+    /// year 9999, which only the IDs of an epoch after the year 9700 pass. The other types hold
+    /// every ID's moment.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime, UNIX_EPOCH};
+    /// use ulid_flake_core::{Epoch, UlidFlake, UnixMs};
+    ///
+    /// let id = UlidFlake::from_parts(5, 0)?;
+    /// assert_eq!(id.to_moment(Epoch::DEFAULT), Ok(UnixMs(1_704_067_200_005)));
+    /// let made: SystemTime = id.to_moment(Epoch::DEFAULT)?;
+    /// assert_eq!(made, UNIX_EPOCH + Duration::from_millis(1_704_067_200_005));
+    /// # #[cfg(feature = "chrono04")]
+    /// assert_eq!(
+    ///     id.to_moment::<chrono::DateTime<chrono::Utc>>(Epoch::DEFAULT)?.to_rfc3339(),
+    ///     "2024-01-01T00:00:00.005+00:00"
+    /// );
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn to_moment<M: Moment>(self, epoch: Epoch) -> Result<M, Error> {
+        M::from_unix_ms(self.unix_ms(epoch))
+    }
+
+    /// The stand-alone ID of a [`Moment`] of any time library, rounded down to its millisecond
+    /// (towards the past, before 1970 too), with the given 20-bit randomness:
+    /// [`UlidFlake::from_parts`] for a moment. `Generator::id_at` draws the randomness instead.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TimestampOutOfRange`] for a moment before `epoch` or more than
+    /// [`MAX_TIMESTAMP`] ms after it (after 2302-09-27T15:10:22.207Z for [`Epoch::DEFAULT`]);
+    /// [`Error::RandomnessOutOfRange`] for randomness above `2^20 - 1`.
     ///
     /// ```
     /// use std::time::{Duration, UNIX_EPOCH};
-    /// use ulid_flake_core::{Epoch, UlidFlake};
+    /// use ulid_flake_core::{Epoch, Error, UlidFlake, UnixMs};
     ///
-    /// let id = UlidFlake::from_parts(5, 0)?;
-    /// assert_eq!(id.system_time(Epoch::DEFAULT), UNIX_EPOCH + Duration::from_millis(1_704_067_200_005));
+    /// let moment = UNIX_EPOCH + Duration::from_micros(1_704_067_201_002_999);
+    /// let id = UlidFlake::from_moment(Epoch::DEFAULT, moment, 7)?;
+    /// assert_eq!((id.ms_since_epoch(), id.randomness()), (1_002, 7));
+    /// assert_eq!(
+    ///     UlidFlake::from_moment(Epoch::DEFAULT, UnixMs(1_704_067_199_999), 0),
+    ///     Err(Error::TimestampOutOfRange { found_ms: -1 })
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn from_moment<M: Moment>(epoch: Epoch, moment: M, randomness: u32) -> Result<Self, Error> {
+        Self::from_parts(
+            epoch.ms_since_epoch_at(moment::floor_ms(&moment))?,
+            randomness,
+        )
+    }
+
+    /// The IDs made during a window of [`Moment`]s (`start` inclusive, `end` exclusive), as
+    /// the inclusive bounds `(lowest, highest)` for an SQL `BETWEEN` on the primary key; `None`
+    /// when no ID can fall in the window (it is empty, or lies wholly outside the timestamp
+    /// range of `epoch`). Parts of the window outside that range are clipped, and a window
+    /// that starts or ends inside a millisecond covers that whole millisecond.
+    ///
+    /// Because integer order is time order, `id BETWEEN lowest AND highest` finds exactly the
+    /// rows whose IDs were made in the window, through the primary-key index.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use ulid_flake_core::{Epoch, UlidFlake, UnixMs};
+    ///
+    /// let start = Epoch::DEFAULT.unix_ms() as i64 + 1_000;
+    /// let (lowest, highest) = UlidFlake::range_for(Epoch::DEFAULT, UnixMs(start)..UnixMs(start + 10)).unwrap();
+    /// assert_eq!(lowest, UlidFlake::from_parts(1_000, 0)?);
+    /// assert_eq!(highest, UlidFlake::from_parts(1_009, (1 << 20) - 1)?);
+    /// assert_eq!(UlidFlake::range_for(Epoch::DEFAULT, UnixMs(start)..UnixMs(start)), None);
+    ///
+    /// let end = SystemTime::now();
+    /// let last_hour = end - Duration::from_secs(3600)..end;
+    /// let (lowest, highest) = UlidFlake::range_for(Epoch::DEFAULT, last_hour).unwrap();
+    /// assert!(highest.ms_since_epoch() - lowest.ms_since_epoch() <= 3_600_000);
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
-    #[cfg(feature = "std")]
-    pub fn system_time(self, epoch: Epoch) -> std::time::SystemTime {
-        std::time::UNIX_EPOCH + core::time::Duration::from_millis(self.unix_ms(epoch))
+    pub fn range_for<M: Moment>(epoch: Epoch, window: Range<M>) -> Option<(Self, Self)> {
+        id_range(
+            epoch,
+            moment::floor_ms(&window.start),
+            moment::ceil_ms(&window.end),
+        )
     }
 }

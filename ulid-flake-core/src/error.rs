@@ -143,9 +143,9 @@ pub enum Error {
         /// Which property of the UUID does not hold.
         expected: &'static str,
     },
-    /// An ID's moment lies beyond the last moment a date-time type can hold: `time`'s
-    /// `OffsetDateTime` and `jiff`'s `Timestamp` stop in the year 9999, while the IDs of a
-    /// late epoch reach the year 10889.
+    /// An ID's or an epoch's moment lies beyond the last one a [`Moment`](crate::Moment) type
+    /// can hold: `time`'s `OffsetDateTime` and `jiff`'s `Timestamp` stop in the year 9999,
+    /// while the IDs of a late epoch reach the year 10889.
     DateTimeOutOfRange {
         /// The moment, in Unix milliseconds.
         found_unix_ms: i128,

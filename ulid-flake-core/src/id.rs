@@ -10,6 +10,7 @@ use core::str::FromStr;
 use crate::epoch::Epoch;
 use crate::error::Error;
 use crate::layout::ENCODED_LEN;
+use crate::moment::Moment;
 use crate::ulid_flake::UlidFlake;
 
 /// A Ulid-Flake that identifies a `T`: an `Id<User>` cannot be passed where an `Id<Post>`
@@ -38,14 +39,14 @@ use crate::ulid_flake::UlidFlake;
 /// - **The everyday type.** Rows, request bodies, URLs and function signatures hold `Id<T>`;
 ///   [`UlidFlake`] is for code that handles IDs of any entity (codecs, the generator). So
 ///   `Id<T>` has every reading of `UlidFlake` itself — [`ms_since_epoch`](Id::ms_since_epoch),
-///   [`unix_ms`](Id::unix_ms), `system_time`, [`randomness`](Id::randomness),
+///   [`unix_ms`](Id::unix_ms), [`to_moment`](Id::to_moment), [`randomness`](Id::randomness),
 ///   [`scalability_id`](Id::scalability_id), [`to_bytes`](Id::to_bytes), `to_hex`, the
 ///   `{:x}`/`{:b}` formats — and [`to_ulid_flake`](Id::to_ulid_flake) is needed only to drop
 ///   the entity on purpose.
 /// - **Names say what they count from.** An ID does not store its epoch:
 ///   [`ms_since_epoch`](Id::ms_since_epoch) is the raw field, milliseconds since whatever
-///   [`Epoch`] made it; [`unix_ms`](Id::unix_ms) and `system_time` take the epoch and answer
-///   in Unix time.
+///   [`Epoch`] made it; [`unix_ms`](Id::unix_ms) and [`to_moment`](Id::to_moment) take the
+///   epoch and answer in Unix time.
 /// - **Re-typing is explicit.** There is no `From<Id<A>> for Id<B>`, which `?` and `.into()`
 ///   would apply silently; [`cast`](Id::cast) names the change where it is meant (a table
 ///   that shares its primary key with another, a view model of an entity).
@@ -362,76 +363,6 @@ impl<T: ?Sized> Id<T> {
         self.value.unix_ms(epoch)
     }
 
-    /// The moment of the ID as a [`SystemTime`](std::time::SystemTime), given the epoch it
-    /// was made with, as [`UlidFlake::system_time`].
-    ///
-    /// ```
-    /// use std::time::{Duration, UNIX_EPOCH};
-    /// use ulid_flake_core::{Epoch, Id};
-    ///
-    /// let id = Id::<()>::parse_str("00CMXB6TAK4SA")?;
-    /// assert_eq!(
-    ///     id.system_time(Epoch::DEFAULT),
-    ///     UNIX_EPOCH + Duration::from_millis(1_717_653_966_666)
-    /// );
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    #[cfg(feature = "std")]
-    pub fn system_time(self, epoch: Epoch) -> std::time::SystemTime {
-        self.value.system_time(epoch)
-    }
-
-    /// The inclusive bounds `(lowest, highest)` of the `Id<T>`s made during a window of Unix
-    /// milliseconds, as [`Epoch::range_for`] gives them untyped: for comparing with typed IDs
-    /// and binding to typed queries without a conversion.
-    ///
-    /// ```
-    /// use ulid_flake_core::{Epoch, Id};
-    ///
-    /// struct User;
-    /// let start = Epoch::DEFAULT.unix_ms() as i64;
-    /// let (lowest, highest) = Id::<User>::range_for(Epoch::DEFAULT, start..start + 1_000).unwrap();
-    /// let id = Id::<User>::parse_str("0000000000001")?;
-    /// assert!((lowest..=highest).contains(&id));
-    /// assert_eq!(highest.ms_since_epoch(), 999);
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    pub const fn range_for(epoch: Epoch, window: Range<i64>) -> Option<(Self, Self)> {
-        match epoch.range_for(window) {
-            Some((lowest, highest)) => Some((
-                Self::from_ulid_flake(lowest),
-                Self::from_ulid_flake(highest),
-            )),
-            None => None,
-        }
-    }
-
-    /// The inclusive bounds `(lowest, highest)` of the `Id<T>`s made during a window of
-    /// [`SystemTime`](std::time::SystemTime)s, as [`Epoch::range_for_system_time`] gives them
-    /// untyped.
-    ///
-    /// ```
-    /// use std::time::{Duration, SystemTime};
-    /// use ulid_flake_core::{Epoch, Id};
-    ///
-    /// struct Post;
-    /// let end = SystemTime::now();
-    /// let last_hour = end - Duration::from_secs(3600)..end;
-    /// let (lowest, highest) = Id::<Post>::range_for_system_time(Epoch::DEFAULT, last_hour).unwrap();
-    /// let fresh = Id::<Post>::generate()?;
-    /// assert!(lowest < fresh && highest.ms_since_epoch() - lowest.ms_since_epoch() <= 3_600_000);
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    #[cfg(feature = "std")]
-    pub fn range_for_system_time(
-        epoch: Epoch,
-        window: Range<std::time::SystemTime>,
-    ) -> Option<(Self, Self)> {
-        epoch
-            .range_for_system_time(window)
-            .map(|(lowest, highest)| (lowest.into(), highest.into()))
-    }
-
     /// A new ID from the process-wide default generator; see [`UlidFlake::generate`].
     ///
     /// # Errors
@@ -649,5 +580,62 @@ impl<T: ?Sized> TryFrom<&str> for Id<T> {
 
     fn try_from(text: &str) -> Result<Self, Error> {
         Self::parse_str(text)
+    }
+}
+
+// Time: delegations to UlidFlake's (to become part of the shared ID-type methods)
+impl<T: ?Sized> Id<T> {
+    /// The moment of the ID as a [`Moment`], as [`UlidFlake::to_moment`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::to_moment`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Id, UnixMs};
+    ///
+    /// let id = Id::<()>::parse_str("00CMXB6TAK4SA")?;
+    /// assert_eq!(id.to_moment(Epoch::DEFAULT), Ok(UnixMs(1_717_653_966_666)));
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn to_moment<M: Moment>(self, epoch: Epoch) -> Result<M, Error> {
+        self.to_ulid_flake().to_moment(epoch)
+    }
+
+    /// The ID of a [`Moment`] with the given randomness, as [`UlidFlake::from_moment`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::from_moment`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Id, UnixMs};
+    ///
+    /// struct User;
+    /// let id = Id::<User>::from_moment(Epoch::DEFAULT, UnixMs(1_717_653_966_666), 627_498)?;
+    /// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn from_moment<M: Moment>(epoch: Epoch, moment: M, randomness: u32) -> Result<Self, Error> {
+        UlidFlake::from_moment(epoch, moment, randomness).map(Self::from)
+    }
+
+    /// The inclusive bounds of the IDs made during a window of [`Moment`]s, as
+    /// [`UlidFlake::range_for`]: for comparing with typed IDs and binding to typed queries
+    /// without a conversion.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Epoch, Id, UnixMs};
+    ///
+    /// struct User;
+    /// let start = Epoch::DEFAULT.unix_ms() as i64;
+    /// let (lowest, highest) = Id::<User>::range_for(Epoch::DEFAULT, UnixMs(start)..UnixMs(start + 1_000)).unwrap();
+    /// let id = Id::<User>::parse_str("0000000000001")?;
+    /// assert!((lowest..=highest).contains(&id));
+    /// assert_eq!(highest.ms_since_epoch(), 999);
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn range_for<M: Moment>(epoch: Epoch, window: Range<M>) -> Option<(Self, Self)> {
+        UlidFlake::range_for(epoch, window).map(|(lowest, highest)| (lowest.into(), highest.into()))
     }
 }

@@ -192,9 +192,10 @@ pub fn encode_into<I: IdType, const N: usize>(id: I, buf: &mut [u8; N]) -> &str 
     unsafe { core::str::from_utf8_unchecked(&buf[..len]) }
 }
 
-/// The integer forms and the readings of an ID type, as [`UlidFlake`]'s: `MIN`, `MAX`,
-/// `to_u64`, `to_i64`, `from_u64`, `from_i64`, `to_bytes`, `from_bytes`, `ms_since_epoch`,
-/// `randomness`, `scalable_randomness`, `scalability_id` and `unix_ms`, all `const`. The type
+/// The integer forms, the readings and the time methods of an ID type, as [`UlidFlake`]'s:
+/// `MIN`, `MAX`, `to_u64`, `to_i64`, `from_u64`, `from_i64`, `to_bytes`, `from_bytes`,
+/// `ms_since_epoch`, `randomness`, `scalable_randomness`, `scalability_id`, `unix_ms` (all
+/// `const`), `to_moment`, `from_moment` and `range_for`. The type
 /// must have `const fn from_ulid_flake` and `const fn to_ulid_flake` of its own.
 ///
 /// Not public API: `PrefixedId<T>` and `newtype!` keys take theirs from here (`Id<T>` has
@@ -289,6 +290,48 @@ macro_rules! __id_methods {
             /// as `UlidFlake::unix_ms`.
             pub const fn unix_ms(self, epoch: $crate::Epoch) -> u64 {
                 self.to_ulid_flake().unix_ms(epoch)
+            }
+
+            /// The moment of the ID as a `Moment` (`SystemTime`, `UnixMs`, a chrono, time or
+            /// jiff moment), given the epoch it was made with, as `UlidFlake::to_moment`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::to_moment`.
+            pub fn to_moment<M: $crate::Moment>(
+                self,
+                epoch: $crate::Epoch,
+            ) -> ::core::result::Result<M, $crate::Error> {
+                self.to_ulid_flake().to_moment(epoch)
+            }
+
+            /// The ID of a moment with the given 20-bit randomness, as
+            /// `UlidFlake::from_moment`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::from_moment`.
+            pub fn from_moment<M: $crate::Moment>(
+                epoch: $crate::Epoch,
+                moment: M,
+                randomness: u32,
+            ) -> ::core::result::Result<Self, $crate::Error> {
+                $crate::UlidFlake::from_moment(epoch, moment, randomness).map(Self::from_ulid_flake)
+            }
+
+            /// The inclusive bounds `(lowest, highest)` of the IDs made during a window of
+            /// moments, as `UlidFlake::range_for`; `None` when no ID can fall in it.
+            pub fn range_for<M: $crate::Moment>(
+                epoch: $crate::Epoch,
+                window: ::core::ops::Range<M>,
+            ) -> ::core::option::Option<(Self, Self)> {
+                match $crate::UlidFlake::range_for(epoch, window) {
+                    ::core::option::Option::Some((lowest, highest)) => ::core::option::Option::Some((
+                        Self::from_ulid_flake(lowest),
+                        Self::from_ulid_flake(highest),
+                    )),
+                    ::core::option::Option::None => ::core::option::Option::None,
+                }
             }
         }
     };

@@ -62,7 +62,7 @@
 //!   unprefixed ID is an [`Error::WrongPrefix`]), so each ID has one spelling.
 //! - **Names say what they count from.** An ID does not store its epoch, so
 //!   [`UlidFlake::ms_since_epoch`] is the raw field, milliseconds since whatever [`Epoch`]
-//!   made it; [`UlidFlake::unix_ms`] and `UlidFlake::system_time` take the epoch and answer
+//!   made it; [`UlidFlake::unix_ms`] and [`UlidFlake::to_moment`] take the epoch and answer
 //!   in Unix time.
 //! - **Stricter than the references.** Parsing accepts exactly 13 characters of Crockford's
 //!   alphabet in either case: no aliases (`I`, `L`, `O`), no trimming, and a first
@@ -108,6 +108,45 @@
 //! with the default epoch), or, for the process-wide generator, a bad
 //! `ULID_FLAKE_SCALABILITY_ID` (call `init_from_env()` at start-up to meet that as an error).
 //! (`Generator::new()` makes a generator, as constructors do.)
+//!
+//! # Time
+//!
+//! Every time library's moment is a [`Moment`]: [`UnixMs`] (milliseconds as an integer),
+//! `SystemTime` (feature `std`), chrono's `DateTime<Utc>` (`chrono04`), time's
+//! `OffsetDateTime` (`time03`) and jiff's `Timestamp` (`jiff02`). The same methods take each,
+//! the epoch first, then the moment or the window, then the randomness:
+//!
+//! - `to_moment(epoch)`, `from_moment(epoch, moment, randomness)` and
+//!   `range_for(epoch, start..end)` (the inclusive bounds of a window's IDs, for an SQL
+//!   `BETWEEN`) on [`UlidFlake`], [`Id<T>`](Id) and [`PrefixedId<T>`](PrefixedId);
+//! - [`Epoch::from_moment`] and [`Epoch::to_moment`]; `generator.id_at(moment)`.
+//!
+//! IDs tell time to the millisecond: a moment is rounded down to its millisecond (towards the
+//! past, before 1970 too), the end of a window up, so that a window ending inside a
+//! millisecond covers it.
+//!
+//! ```
+//! use std::time::{Duration, SystemTime, UNIX_EPOCH};
+//! use ulid_flake_core::{Epoch, Id, UnixMs};
+//!
+//! struct Post;
+//! let epoch = Epoch::DEFAULT;
+//! let moment = UNIX_EPOCH + Duration::from_micros(1_717_653_966_666_900); // .666900
+//! let id = Id::<Post>::from_moment(epoch, moment, 627_498)?;
+//! assert_eq!(id.to_string(), "00CMXB6TAK4SA");
+//! assert_eq!(id.to_moment(epoch), Ok(UnixMs(1_717_653_966_666)));
+//! let made: SystemTime = id.to_moment(epoch)?;
+//! assert_eq!(made, UNIX_EPOCH + Duration::from_millis(1_717_653_966_666));
+//!
+//! let (lowest, highest) = Id::<Post>::range_for(epoch, made..moment).unwrap();
+//! assert!(lowest <= id && id <= highest);
+//! # #[cfg(feature = "chrono04")]
+//! # {
+//! let made: chrono::DateTime<chrono::Utc> = id.to_moment(epoch)?;
+//! assert_eq!(made.to_rfc3339(), "2024-06-06T06:06:06.666+00:00");
+//! # }
+//! # Ok::<(), ulid_flake_core::Error>(())
+//! ```
 //!
 //! # Clients without an adapter crate
 //!
@@ -190,7 +229,7 @@
 //!
 //! (`examples/sea-orm-sqlite` in the repository builds and runs entities like this one.)
 //! Filters take IDs wherever SeaORM takes values, and a time window is a `between` on the key
-//! ([`Epoch::range_for`]). A negative `BIGINT` in the table is an error, never a panic:
+//! ([`UlidFlake::range_for`]). A negative `BIGINT` in the table is an error, never a panic:
 //! `DbErr::TryIntoErr`, whose message names the value and whose source is the
 //! [`Error::OutOfRange`]:
 //!
@@ -268,6 +307,7 @@ mod layout;
 #[cfg(feature = "std")]
 pub mod lease;
 mod macros;
+mod moment;
 mod parser;
 mod prefixed;
 #[cfg(feature = "proptest")]
@@ -287,5 +327,6 @@ pub use error::Error;
 pub use generator::init_from_env;
 pub use id::Id;
 pub use layout::{ENCODED_LEN, MAX_TIMESTAMP};
+pub use moment::{Moment, UnixMs};
 pub use prefixed::{MAX_PREFIXED_LEN, Prefix, PrefixedId, is_valid_prefix, split_prefix};
 pub use ulid_flake::UlidFlake;

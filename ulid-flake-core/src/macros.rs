@@ -140,7 +140,8 @@ macro_rules! ulid_flake {
 /// - the constants `MIN` and `MAX`, and the methods `from_ulid_flake`, `to_ulid_flake`,
 ///   `to_u64`, `to_i64`, `from_u64`, `from_i64`, `to_bytes`, `from_bytes`, `parse_str`,
 ///   `parse_ascii`, `encode`, `ms_since_epoch`, `randomness`, `scalable_randomness`,
-///   `scalability_id` and `unix_ms`, as [`Id<T>`](crate::Id)'s;
+///   `scalability_id` and `unix_ms`, and the time methods `to_moment`, `from_moment` and
+///   `range_for` (every [`Moment`](crate::Moment)), as [`Id<T>`](crate::Id)'s;
 /// - `From` conversions to and from [`UlidFlake`](crate::UlidFlake), `From<UserId>` for `i64`,
 ///   `u64` and `[u8; 8]`, and `TryFrom<i64>`, `TryFrom<u64>` and `TryFrom<&str>`, which reject
 ///   what [`UlidFlake`](crate::UlidFlake) rejects;

@@ -86,19 +86,19 @@
 //! # Rows made in a time window
 //!
 //! Integer order is time order, so the rows created in a window are a range of IDs, found
-//! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
-//! in Unix milliseconds) gives its bounds, and [`Id::range_for_system_time`] the same bounds
-//! typed as `Id<T>`. For PostgreSQL (any backend's connection works the same):
+//! through the primary-key index; [`UlidFlake::range_for`] gives its bounds for a window of
+//! any [`Moment`] (`SystemTime`, [`UnixMs`], chrono, time, jiff), and [`Id::range_for`] the
+//! same bounds typed as `Id<T>`. For PostgreSQL (any backend's connection works the same):
 //!
 //! ```no_run
 //! # use diesel::prelude::*;
 //! # diesel::table! { users (id) { id -> BigInt, name -> Text } }
 //! use std::time::{Duration, SystemTime};
-//! use ulid_flake_diesel::{Epoch, Id};
+//! use ulid_flake_diesel::{Epoch, UlidFlake};
 //!
 //! # fn example(conn: &mut PgConnection) -> QueryResult<()> {
 //! let end = SystemTime::now();
-//! if let Some((lowest, highest)) = Epoch::DEFAULT.range_for_system_time(end - Duration::from_secs(3600)..end) {
+//! if let Some((lowest, highest)) = UlidFlake::range_for(Epoch::DEFAULT, end - Duration::from_secs(3600)..end) {
 //!     let names: Vec<String> = users::table
 //!         .filter(users::id.between(lowest, highest))
 //!         .select(users::name)

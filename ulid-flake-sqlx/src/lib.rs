@@ -69,17 +69,17 @@
 //! # Rows made in a time window
 //!
 //! Integer order is time order, so the rows created in a window are a range of IDs, found
-//! through the primary-key index; [`Epoch::range_for_system_time`] (or [`Epoch::range_for`],
-//! in Unix milliseconds) gives its bounds, and [`Id::range_for_system_time`] the same bounds
-//! typed as `Id<T>`. For PostgreSQL (`?` placeholders elsewhere):
+//! through the primary-key index; [`UlidFlake::range_for`] gives its bounds for a window of
+//! any [`Moment`] (`SystemTime`, [`UnixMs`], chrono, time, jiff), and [`Id::range_for`] the
+//! same bounds typed as `Id<T>`. For PostgreSQL (`?` placeholders elsewhere):
 //!
 //! ```no_run
 //! # async fn example(pool: sqlx::PgPool) -> sqlx::Result<()> {
 //! use std::time::{Duration, SystemTime};
-//! use ulid_flake_sqlx::Epoch;
+//! use ulid_flake_sqlx::{Epoch, UlidFlake};
 //!
 //! let end = SystemTime::now();
-//! if let Some((lowest, highest)) = Epoch::DEFAULT.range_for_system_time(end - Duration::from_secs(3600)..end) {
+//! if let Some((lowest, highest)) = UlidFlake::range_for(Epoch::DEFAULT, end - Duration::from_secs(3600)..end) {
 //!     let names: Vec<String> = sqlx::query_scalar("SELECT name FROM users WHERE id BETWEEN $1 AND $2")
 //!         .bind(lowest)
 //!         .bind(highest)

@@ -62,7 +62,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use sqlx::{AssertSqlSafe, MySql, MySqlPool, PgPool, Postgres, QueryBuilder};
 use ulid_flake_core::generator::Generator;
-use ulid_flake_core::{Epoch, Id};
+use ulid_flake_core::{Epoch, Id, UnixMs};
 use uuid::Uuid;
 
 /// The rows' type, for `Id<Event>`.
@@ -568,8 +568,11 @@ impl Pool {
         };
         let (lowest, highest) = match kind {
             Kind::UlidFlake => {
-                let (lowest, highest) =
-                    Id::<Event>::range_for(Epoch::DEFAULT, window.clone()).unwrap();
+                let (lowest, highest) = Id::<Event>::range_for(
+                    Epoch::DEFAULT,
+                    UnixMs(window.start)..UnixMs(window.end),
+                )
+                .unwrap();
                 (Key::UlidFlake(lowest), Key::UlidFlake(highest))
             }
             // The lowest and highest UUIDv7 (version and variant bits set) of the window's

@@ -139,9 +139,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     // Keys sort by time: the posts of the last hour are one range of keys.
     let now = SystemTime::now();
-    let (lowest, highest) = Epoch::DEFAULT
-        .range_for_system_time(now - Duration::from_secs(3600)..now + Duration::from_secs(1))
-        .ok_or("empty window")?;
+    let (lowest, highest) = Id::<Post>::range_for(
+        Epoch::DEFAULT,
+        now - Duration::from_secs(3600)..now + Duration::from_secs(1),
+    )
+    .ok_or("empty window")?;
     let recent = post::Entity::find()
         .filter(post::Column::Id.between(lowest, highest))
         .all(&db)

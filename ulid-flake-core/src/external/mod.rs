@@ -35,8 +35,6 @@ pub mod utoipa5_support;
 mod uuid_support;
 
 // What several integrations share.
-#[cfg(any(feature = "chrono04", feature = "time03", feature = "jiff02"))]
-mod date_time;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 mod edges;
 #[cfg(any(feature = "utoipa5", feature = "schemars1"))]

@@ -11,19 +11,53 @@ use super::gate;
 use super::random::RandomSource;
 use super::state::Generator;
 use crate::error::Error;
+use crate::moment::{self, Moment, UnixMs};
 use crate::ulid_flake::UlidFlake;
 
 impl<C: Clock, R: RandomSource> Generator<C, R> {
-    /// An ID for a moment given in whole Unix seconds (the references' `from_unix_epoch_time`):
-    /// the timestamp is the moment minus the epoch, the randomness a fresh draw over the
-    /// whole field, and, in the scalable layout, the scalability id this generator's. The
-    /// generator's state is neither read nor changed, so such IDs carry no ordering promise
-    /// among themselves within a millisecond.
+    /// An ID for a [`Moment`] of any time library, rounded down to its millisecond (towards
+    /// the past, before 1970 too): the timestamp is the moment minus the epoch, the randomness
+    /// a fresh draw over the whole field, and, in the scalable layout, the scalability id this
+    /// generator's. The generator's state is neither read nor changed, so such IDs carry no
+    /// ordering promise among themselves within a millisecond.
     ///
     /// # Errors
     ///
     /// [`Error::TimestampOutOfRange`] for a moment before the epoch or past its last
-    /// millisecond (checked arithmetic: no overflow for any input).
+    /// millisecond.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use ulid_flake_core::UnixMs;
+    /// use ulid_flake_core::generator::Generator;
+    ///
+    /// let generator = Generator::new();
+    /// assert_eq!(generator.id_at(UnixMs(1_704_067_200_007))?.ms_since_epoch(), 7);
+    /// let moment = UNIX_EPOCH + Duration::from_micros(1_704_067_200_009_999);
+    /// assert_eq!(generator.id_at(moment)?.ms_since_epoch(), 9);
+    /// assert!(generator.id_at(UnixMs(0)).is_err()); // before the epoch
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub fn id_at<M: Moment>(&self, moment: M) -> Result<UlidFlake, Error> {
+        let timestamp = self
+            .config
+            .epoch
+            .ms_since_epoch_at(moment::floor_ms(&moment))?;
+        let fresh = self.random.next_u32() & self.config.randomness_max;
+        let low_bits = gate::scalability_id(self.gate.load(Ordering::Relaxed));
+        Ok(UlidFlake::from_raw(
+            self.config.compose(timestamp, fresh, low_bits),
+        ))
+    }
+
+    /// An ID for a moment given in whole Unix seconds, the reference implementations'
+    /// `from_unix_epoch_time`: [`Generator::id_at`]`(UnixMs(unix_seconds * 1000))` with checked
+    /// arithmetic, so that no input overflows.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TimestampOutOfRange`] for a moment before the epoch or past its last
+    /// millisecond.
     ///
     /// ```
     /// use ulid_flake_core::generator::Generator;
@@ -41,51 +75,6 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             .ok_or(Error::TimestampOutOfRange {
                 found_ms: i128::from(unix_seconds) * 1000 - i128::from(self.config.epoch.unix_ms()),
             })?;
-        self.from_unix_ms(unix_ms)
-    }
-
-    /// An ID for a moment given in Unix milliseconds, as
-    /// [`Generator::from_unix_epoch_time`] does for seconds.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::TimestampOutOfRange`], as [`Generator::from_unix_epoch_time`].
-    ///
-    /// ```
-    /// let generator = ulid_flake_core::generator::Generator::new();
-    /// assert_eq!(generator.from_unix_ms(1_704_067_200_007)?.ms_since_epoch(), 7);
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    pub fn from_unix_ms(&self, unix_ms: i64) -> Result<UlidFlake, Error> {
-        let timestamp = self.config.epoch.ms_since_epoch_at(unix_ms)?;
-        let fresh = self.random.next_u32() & self.config.randomness_max;
-        let low_bits = gate::scalability_id(self.gate.load(Ordering::Relaxed));
-        Ok(UlidFlake::from_raw(
-            self.config.compose(timestamp, fresh, low_bits),
-        ))
-    }
-
-    /// An ID for a moment given as a [`SystemTime`](std::time::SystemTime), truncated to the
-    /// millisecond, as [`Generator::from_unix_epoch_time`] does for seconds.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::TimestampOutOfRange`], as [`Generator::from_unix_epoch_time`].
-    ///
-    /// ```
-    /// use std::time::{Duration, UNIX_EPOCH};
-    ///
-    /// let generator = ulid_flake_core::generator::Generator::new();
-    /// let moment = UNIX_EPOCH + Duration::from_millis(1_704_067_200_009);
-    /// assert_eq!(generator.from_system_time(moment)?.ms_since_epoch(), 9);
-    /// # Ok::<(), ulid_flake_core::Error>(())
-    /// ```
-    pub fn from_system_time(&self, moment: std::time::SystemTime) -> Result<UlidFlake, Error> {
-        let unix_ms = match moment.duration_since(std::time::UNIX_EPOCH) {
-            Ok(since) => i64::try_from(since.as_millis()).unwrap_or(i64::MAX),
-            Err(before) => i64::try_from(before.duration().as_millis())
-                .map_or(i64::MIN, |before_ms| -before_ms),
-        };
-        self.from_unix_ms(unix_ms)
+        self.id_at(UnixMs(unix_ms))
     }
 }

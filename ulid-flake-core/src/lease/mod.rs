@@ -92,7 +92,7 @@
 //! What a lease does not cover: a database whose clock steps (rather than drifts), and two
 //! databases (a split-brain failover that loses the table's latest writes), which break the
 //! assumption that one clock and one table decide; replicas' wall clocks further apart than
-//! *m*; the IDs for a given moment (`Generator::from_unix_ms` and its siblings), which are
+//! *m*; the IDs for a given moment (`Generator::id_at` and `from_unix_epoch_time`), which are
 //! not issued by the generator's sequence and carry no uniqueness promise at all; and, on
 //! platforms other than Linux, Android and Apple's, a monotonic clock that stops while the
 //! machine sleeps. Diesel's connections cannot bound a call, so with `ulid-flake-diesel` a

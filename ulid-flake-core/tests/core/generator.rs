@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use ulid_flake_core::generator::{Generator, GeneratorBuilder, Layout};
-use ulid_flake_core::{Epoch, Error, MAX_TIMESTAMP, UlidFlake};
+use ulid_flake_core::{Epoch, Error, MAX_TIMESTAMP, UlidFlake, UnixMs};
 
 use crate::support::{ManualClock, ScriptedRandom, at};
 
@@ -461,24 +461,33 @@ fn from_unix_epoch_time_rejects_moments_outside_the_epoch_s_range() {
 }
 
 #[test]
-fn from_system_time_counts_from_the_epoch() {
+fn id_at_counts_from_the_epoch_with_fresh_randomness() {
     let generator = scalable_9();
-    generator_random(&generator).push(&[5]);
-    let moment = std::time::UNIX_EPOCH + Duration::from_millis(at(77) as u64);
+    generator_random(&generator).push(&[5, 6]);
+    // A moment inside millisecond 77, in two of its types.
+    let moment = std::time::UNIX_EPOCH + Duration::from_micros(at(77) as u64 * 1000 + 999);
     assert_eq!(
-        generator.from_system_time(moment),
+        generator.id_at(moment),
         Ok(UlidFlake::from_scalable_parts(77, 5, 9).unwrap())
+    );
+    assert_eq!(
+        generator.id_at(UnixMs(at(77))),
+        Ok(UlidFlake::from_scalable_parts(77, 6, 9).unwrap())
     );
 }
 
 #[test]
-fn from_system_time_rejects_moments_before_the_epoch() {
+fn id_at_rejects_moments_before_the_epoch() {
     let generator = scalable_9();
     assert_eq!(
-        generator.from_system_time(std::time::UNIX_EPOCH - Duration::from_millis(1)),
+        generator.id_at(std::time::UNIX_EPOCH - Duration::from_millis(1)),
         Err(Error::TimestampOutOfRange {
             found_ms: -1 - 1_704_067_200_000
         })
+    );
+    assert_eq!(
+        generator.id_at(UnixMs(at(-1))),
+        Err(Error::TimestampOutOfRange { found_ms: -1 })
     );
 }
 

@@ -156,7 +156,11 @@ fn reads_every_field_as_the_untyped_value_does() {
         assert_eq!(id.scalability_id(), value.scalability_id(), "{text}");
         for epoch in [Epoch::DEFAULT, Epoch::UNIX, Epoch::MAX] {
             assert_eq!(id.unix_ms(epoch), value.unix_ms(epoch), "{text}");
-            assert_eq!(id.system_time(epoch), value.system_time(epoch), "{text}");
+            assert_eq!(
+                id.to_moment::<std::time::SystemTime>(epoch),
+                value.to_moment(epoch),
+                "{text}"
+            );
         }
     }
 }
@@ -171,8 +175,8 @@ fn reads_the_fields_of_the_spec_vector() {
     assert_eq!(id.ms_since_epoch(), 13_586_766_666);
     assert_eq!(id.unix_ms(Epoch::DEFAULT), 1_717_653_966_666);
     assert_eq!(
-        id.system_time(Epoch::DEFAULT),
-        UNIX_EPOCH + Duration::from_millis(1_717_653_966_666)
+        id.to_moment(Epoch::DEFAULT),
+        Ok(UNIX_EPOCH + Duration::from_millis(1_717_653_966_666))
     );
     assert_eq!(id.randomness(), 627_498);
 }
@@ -231,15 +235,18 @@ fn cast_changes_the_entity_and_nothing_else() {
 
 #[test]
 fn time_windows_give_typed_bounds() {
-    use ulid_flake_core::Epoch;
+    use ulid_flake_core::{Epoch, UnixMs};
 
     let epoch = Epoch::DEFAULT.unix_ms() as i64;
-    let window = epoch + 5..epoch + 7;
+    let window = UnixMs(epoch + 5)..UnixMs(epoch + 7);
     let (lowest, highest) = Id::<User>::range_for(Epoch::DEFAULT, window.clone()).unwrap();
-    let untyped = Epoch::DEFAULT.range_for(window).unwrap();
+    let untyped = UlidFlake::range_for(Epoch::DEFAULT, window).unwrap();
     assert_eq!((lowest.to_ulid_flake(), highest.to_ulid_flake()), untyped);
     assert_eq!((lowest.ms_since_epoch(), highest.ms_since_epoch()), (5, 6));
-    assert_eq!(Id::<User>::range_for(Epoch::DEFAULT, epoch..epoch), None);
+    assert_eq!(
+        Id::<User>::range_for(Epoch::DEFAULT, UnixMs(epoch)..UnixMs(epoch)),
+        None
+    );
 }
 
 #[test]
@@ -250,10 +257,10 @@ fn system_time_windows_give_typed_bounds() {
     let epoch = Epoch::DEFAULT.unix_ms() as i64;
     let at = |ms: i64| UNIX_EPOCH + Duration::from_millis((epoch + ms) as u64);
     let (lowest, highest) =
-        Id::<User>::range_for_system_time(Epoch::DEFAULT, at(5)..at(7)).unwrap();
+        Id::<User>::range_for(Epoch::DEFAULT, at(5)..at(7)).unwrap();
     assert_eq!((lowest.ms_since_epoch(), highest.ms_since_epoch()), (5, 6));
     assert_eq!(
-        Id::<User>::range_for_system_time(Epoch::DEFAULT, at(-10)..at(-1)),
+        Id::<User>::range_for(Epoch::DEFAULT, at(-10)..at(-1)),
         None
     );
 }

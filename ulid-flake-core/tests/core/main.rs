@@ -24,7 +24,6 @@ suite! {
     mod batch;
     mod clock_faults;
     mod concurrency;
-    #[cfg(any(feature = "chrono04", feature = "time03", feature = "jiff02"))]
     mod date_time;
     mod default_generator;
     mod error;

@@ -1,6 +1,6 @@
 //! Epochs, instants and the ID ranges of time windows.
 
-use ulid_flake_core::{Error, MAX_TIMESTAMP, UlidFlake};
+use ulid_flake_core::{Error, MAX_TIMESTAMP, UlidFlake, UnixMs};
 
 #[test]
 fn instants_count_from_the_given_epoch() {
@@ -11,8 +11,8 @@ fn instants_count_from_the_given_epoch() {
     // SPEC §1: 2302-09-27T15:10:22.207Z is the last instant of the default epoch.
     assert_eq!(last.unix_ms(Epoch::DEFAULT), 10_500_160_222_207);
     assert_eq!(
-        last.system_time(Epoch::DEFAULT),
-        UNIX_EPOCH + Duration::from_millis(10_500_160_222_207)
+        last.to_moment(Epoch::DEFAULT),
+        Ok(UNIX_EPOCH + Duration::from_millis(10_500_160_222_207))
     );
     assert_eq!(last.unix_ms(Epoch::UNIX), MAX_TIMESTAMP);
 }
@@ -30,12 +30,12 @@ fn epochs_are_bounded_by_48_bit_unix_milliseconds() {
         })
     );
     assert_eq!(
-        Epoch::from_system_time(UNIX_EPOCH - Duration::from_millis(5)),
+        Epoch::from_moment(UNIX_EPOCH - Duration::from_millis(5)),
         Err(Error::InvalidEpoch { found_unix_ms: -5 })
     );
     assert_eq!(
-        Epoch::DEFAULT.to_system_time(),
-        UNIX_EPOCH + Duration::from_millis(1_704_067_200_000)
+        Epoch::DEFAULT.to_moment(),
+        Ok(UNIX_EPOCH + Duration::from_millis(1_704_067_200_000))
     );
 }
 
@@ -46,7 +46,9 @@ fn time_windows_map_to_id_ranges_with_clipping() {
 
     let epoch = Epoch::DEFAULT.unix_ms() as i64;
     let max = (1 << 20) - 1;
-    let range = |start: i64, end: i64| Epoch::DEFAULT.range_for(epoch + start..epoch + end);
+    let range = |start: i64, end: i64| {
+        UlidFlake::range_for(Epoch::DEFAULT, UnixMs(epoch + start)..UnixMs(epoch + end))
+    };
     assert_eq!(
         range(5, 6),
         Some((
@@ -76,14 +78,14 @@ fn time_windows_map_to_id_ranges_with_clipping() {
         UNIX_EPOCH + Duration::from_millis(epoch as u64 + ms) + Duration::from_micros(extra_micros)
     };
     assert_eq!(
-        Epoch::DEFAULT.range_for_system_time(at(5, 300)..at(7, 1)),
+        UlidFlake::range_for(Epoch::DEFAULT, at(5, 300)..at(7, 1)),
         Some((
             UlidFlake::from_parts(5, 0).unwrap(),
             UlidFlake::from_parts(7, max).unwrap()
         ))
     );
     assert_eq!(
-        Epoch::DEFAULT.range_for_system_time(at(5, 0)..at(7, 0)),
+        UlidFlake::range_for(Epoch::DEFAULT, at(5, 0)..at(7, 0)),
         Some((
             UlidFlake::from_parts(5, 0).unwrap(),
             UlidFlake::from_parts(6, max).unwrap()

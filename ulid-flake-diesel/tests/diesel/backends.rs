@@ -5,7 +5,7 @@ use std::error::Error as _;
 
 use diesel::prelude::*;
 use ulid_flake_diesel::generator::Generator;
-use ulid_flake_diesel::{Epoch, Id, OptionalId, Prefix, PrefixedId, UlidFlake};
+use ulid_flake_diesel::{Epoch, Id, OptionalId, Prefix, PrefixedId, UlidFlake, UnixMs};
 
 use crate::support::{User, VALUES, chain, out_of_range, users};
 
@@ -491,9 +491,11 @@ macro_rules! backend_tests {
                     .unwrap();
 
                 let epoch_ms = Epoch::DEFAULT.unix_ms() as i64;
-                let (lowest, highest) = Epoch::DEFAULT
-                    .range_for(epoch_ms + 1_000..epoch_ms + 2_000)
-                    .unwrap();
+                let (lowest, highest) = UlidFlake::range_for(
+                    Epoch::DEFAULT,
+                    UnixMs(epoch_ms + 1_000)..UnixMs(epoch_ms + 2_000),
+                )
+                .unwrap();
                 let found: Vec<UlidFlake> = users::table
                     .filter(users::id.between(lowest, highest))
                     .order(users::id)

@@ -2,7 +2,7 @@
 //! instantiated per database.
 
 use ulid_flake_sqlx::generator::Generator;
-use ulid_flake_sqlx::{Epoch, Id, Prefix, PrefixedId, UlidFlake};
+use ulid_flake_sqlx::{Epoch, Id, Prefix, PrefixedId, UlidFlake, UnixMs};
 
 use crate::support::{User, VALUES, sql, unique_name};
 
@@ -321,9 +321,11 @@ macro_rules! database_tests {
                         .unwrap();
                 }
                 let epoch_ms = Epoch::DEFAULT.unix_ms() as i64;
-                let (lowest, highest) = Epoch::DEFAULT
-                    .range_for(epoch_ms + 1_000..epoch_ms + 2_000)
-                    .unwrap();
+                let (lowest, highest) = UlidFlake::range_for(
+                    Epoch::DEFAULT,
+                    UnixMs(epoch_ms + 1_000)..UnixMs(epoch_ms + 2_000),
+                )
+                .unwrap();
                 let select = format!(
                     "SELECT id FROM {table} WHERE id BETWEEN {} AND {} ORDER BY id",
                     $p1, $p2

@@ -1,7 +1,9 @@
-//! What is not an integration: every ID type has the same readings, integer forms, formats
-//! and verbs.
+//! What is not an integration: every ID type has the same readings, integer forms, time
+//! methods, formats and verbs.
 
-use ulid_flake_core::Epoch;
+use std::time::{Duration, SystemTime};
+
+use ulid_flake_core::{Epoch, UnixMs};
 
 use super::*;
 
@@ -20,6 +22,16 @@ macro_rules! cell {
         assert_eq!(id.scalable_randomness(), 19_609);
         assert_eq!(id.scalability_id(), 10);
         assert_eq!(id.unix_ms(Epoch::DEFAULT), 1_717_653_966_666);
+        assert_eq!(id.to_moment(Epoch::DEFAULT), Ok(UnixMs(1_717_653_966_666)));
+        let made: SystemTime = id.to_moment(Epoch::DEFAULT).unwrap();
+        assert_eq!(<$ty>::from_moment(Epoch::DEFAULT, made, 627_498), Ok(id));
+        let window = made..made + Duration::from_millis(1);
+        let (lowest, highest) = <$ty>::range_for(Epoch::DEFAULT, window).unwrap();
+        assert!(lowest <= id && id <= highest);
+        assert_eq!(
+            (lowest.randomness(), highest.ms_since_epoch()),
+            (0, 13_586_766_666)
+        );
         assert_eq!((<$ty>::MIN.to_u64(), <$ty>::MAX.to_i64()), (0, i64::MAX));
         assert_eq!(id.to_string(), $text);
         assert_eq!(<$ty>::parse_str(&$text.to_lowercase()), Ok(id));
@@ -35,7 +47,7 @@ macro_rules! cell {
 }
 
 #[test]
-fn every_id_type_has_the_same_readings_forms_formats_and_verbs() {
+fn every_id_type_has_the_same_readings_forms_moments_formats_and_verbs() {
     each_id_type!(cell);
 }
 

@@ -10,7 +10,7 @@ use sea_orm::{
     ActiveValue, ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection,
     DbBackend, DbErr, EntityTrait, ModelTrait, QueryFilter, QueryOrder, Schema, Statement,
 };
-use ulid_flake_core::{Epoch, Error, Id, UlidFlake, ulid_flake};
+use ulid_flake_core::{Epoch, Error, Id, UlidFlake, UnixMs, ulid_flake};
 use ulid_flake_test_support::databases::{
     VALUES, mysql_url, postgres_url, sqlite_file, unique_name,
 };
@@ -230,9 +230,11 @@ macro_rules! database_tests {
                 let users: Vec<User> = ids.iter().map(|&id| user(id, "u", None)).collect();
                 insert_users(&db, &users).await;
                 let epoch = Epoch::DEFAULT.unix_ms() as i64;
-                let (lowest, highest) = Epoch::DEFAULT
-                    .range_for(epoch + 2_000..epoch + 3_000)
-                    .unwrap();
+                let (lowest, highest) = UlidFlake::range_for(
+                    Epoch::DEFAULT,
+                    UnixMs(epoch + 2_000)..UnixMs(epoch + 3_000),
+                )
+                .unwrap();
                 let found = user::Entity::find()
                     .filter(user::Column::Id.between(lowest, highest))
                     .order_by_asc(user::Column::Id)
