@@ -583,7 +583,8 @@ impl<T: ?Sized> TryFrom<&str> for Id<T> {
     }
 }
 
-// Time: delegations to UlidFlake's (to become part of the shared ID-type methods)
+// Time: `UlidFlake`'s, typed (`PrefixedId<T>` and `newtype!` keys have them from
+// `__id_methods!`; these keep their examples).
 impl<T: ?Sized> Id<T> {
     /// The moment of the ID as a [`Moment`], as [`UlidFlake::to_moment`].
     ///

@@ -51,8 +51,10 @@ macro_rules! ulid_flake {
 /// Defines a key type of your own over [`UlidFlake`](crate::UlidFlake): `struct UserId(pub
 /// UlidFlake)`, for those who prefer one type per key to `Id<User>`. It can do what every ID
 /// type of this crate can: the readings, conversions, formats and verbs listed below (those
-/// of [`Id<T>`](crate::Id) but `cast`, `to_hex` and `to_bin`: `{:x}` and `{:b}` format the
-/// same), and every integration that is on.
+/// of [`Id<T>`](crate::Id) but `cast`, `to_hex`, `to_bin` and `From<Key> for String`:
+/// `{:x}`, `{:b}` and `to_string` give the same), and every integration that is on. Its
+/// methods are `#[allow(dead_code)]`, so that a key need not use them all: a crate that
+/// forbids `dead_code` cannot call `newtype!`.
 ///
 /// ```
 /// ulid_flake_core::newtype! {

@@ -411,6 +411,36 @@ impl<T: Prefix + ?Sized> From<PrefixedId<T>> for i64 {
     }
 }
 
+impl<T: Prefix + ?Sized> From<PrefixedId<T>> for u64 {
+    fn from(id: PrefixedId<T>) -> Self {
+        id.to_u64()
+    }
+}
+
+impl<T: Prefix + ?Sized> From<PrefixedId<T>> for [u8; 8] {
+    fn from(id: PrefixedId<T>) -> Self {
+        id.to_bytes()
+    }
+}
+
+impl<T: Prefix + ?Sized> TryFrom<i64> for PrefixedId<T> {
+    type Error = Error;
+
+    /// [`PrefixedId::from_i64`].
+    fn try_from(value: i64) -> Result<Self, Error> {
+        Self::from_i64(value)
+    }
+}
+
+impl<T: Prefix + ?Sized> TryFrom<u64> for PrefixedId<T> {
+    type Error = Error;
+
+    /// [`PrefixedId::from_u64`].
+    fn try_from(value: u64) -> Result<Self, Error> {
+        Self::from_u64(value)
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl<T: Prefix + ?Sized> From<PrefixedId<T>> for alloc::string::String {
     /// The prefixed text, as `to_string` gives it.

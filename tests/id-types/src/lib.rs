@@ -21,3 +21,10 @@ ulid_flake_core::newtype! {
     pub struct OrderKey;
     prefix = "order";
 }
+
+ulid_flake_core::newtype! {
+    /// A key named as the integrations' own types are (`sea_orm::Value`,
+    /// `async_graphql::Value`): the impls must name theirs by full path, or this one is
+    /// shadowed.
+    pub struct Value;
+}

@@ -82,20 +82,16 @@ macro_rules! __impl_async_graphql7 {
     };
     ([] [$($generics:tt)*] $ty:ty) => {
         const _: () = {
-            use $crate::__private::async_graphql::{
-                Description, InputValueResult, ScalarType, TypeName, Value,
-            };
-            use $crate::__private::async_graphql7_support as support;
 
-            impl<$($generics)*> TypeName for $ty {
+            impl<$($generics)*> $crate::__private::async_graphql::TypeName for $ty {
                 fn type_name() -> $crate::__private::Cow<'static, str> {
-                    support::type_name::<Self>()
+                    $crate::__private::async_graphql7_support::type_name::<Self>()
                 }
             }
 
-            impl<$($generics)*> Description for $ty {
+            impl<$($generics)*> $crate::__private::async_graphql::Description for $ty {
                 fn description() -> &'static str {
-                    support::description::<Self>()
+                    $crate::__private::async_graphql7_support::description::<Self>()
                 }
             }
 
@@ -104,13 +100,13 @@ macro_rules! __impl_async_graphql7 {
                 name_type,
                 use_type_description
             )]
-            impl<$($generics)*> ScalarType for $ty {
-                fn parse(value: Value) -> InputValueResult<Self> {
-                    support::parse(value)
+            impl<$($generics)*> $crate::__private::async_graphql::ScalarType for $ty {
+                fn parse(value: $crate::__private::async_graphql::Value) -> $crate::__private::async_graphql::InputValueResult<Self> {
+                    $crate::__private::async_graphql7_support::parse(value)
                 }
 
-                fn to_value(&self) -> Value {
-                    support::to_value(*self)
+                fn to_value(&self) -> $crate::__private::async_graphql::Value {
+                    $crate::__private::async_graphql7_support::to_value(*self)
                 }
             }
         };

@@ -139,49 +139,44 @@ macro_rules! __impl_diesel2 {
     };
     ([] [$($generics:tt)*] $ty:ty) => {
         const _: () = {
-            use $crate::__private::IdType;
-            use $crate::__private::diesel::backend::Backend;
-            use $crate::__private::diesel::deserialize::{self, FromSql, Queryable};
-            use $crate::__private::diesel::serialize::{self, Output, ToSql};
-            use $crate::__private::diesel::sql_types::{BigInt, Nullable};
 
-            $crate::__impl_diesel2!(@as_expression [$($generics)*] $ty, BigInt);
-            $crate::__impl_diesel2!(@as_expression [$($generics)*] $ty, Nullable<BigInt>);
+            $crate::__impl_diesel2!(@as_expression [$($generics)*] $ty, $crate::__private::diesel::sql_types::BigInt);
+            $crate::__impl_diesel2!(@as_expression [$($generics)*] $ty, $crate::__private::diesel::sql_types::Nullable<$crate::__private::diesel::sql_types::BigInt>);
 
-            impl<$($generics)* DB: Backend> ToSql<BigInt, DB> for $ty
+            impl<$($generics)* DB: $crate::__private::diesel::backend::Backend> $crate::__private::diesel::serialize::ToSql<$crate::__private::diesel::sql_types::BigInt, DB> for $ty
             where
-                i64: ToSql<BigInt, DB>,
+                i64: $crate::__private::diesel::serialize::ToSql<$crate::__private::diesel::sql_types::BigInt, DB>,
             {
-                fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
-                    $crate::__private::diesel2_support::to_sql(self.as_ulid_flake(), out)
+                fn to_sql<'b>(&'b self, out: &mut $crate::__private::diesel::serialize::Output<'b, '_, DB>) -> $crate::__private::diesel::serialize::Result {
+                    $crate::__private::diesel2_support::to_sql($crate::__private::IdType::as_ulid_flake(self), out)
                 }
             }
 
-            impl<$($generics)* DB: Backend> ToSql<Nullable<BigInt>, DB> for $ty
+            impl<$($generics)* DB: $crate::__private::diesel::backend::Backend> $crate::__private::diesel::serialize::ToSql<$crate::__private::diesel::sql_types::Nullable<$crate::__private::diesel::sql_types::BigInt>, DB> for $ty
             where
-                i64: ToSql<BigInt, DB>,
+                i64: $crate::__private::diesel::serialize::ToSql<$crate::__private::diesel::sql_types::BigInt, DB>,
             {
-                fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
-                    $crate::__private::diesel2_support::to_sql(self.as_ulid_flake(), out)
+                fn to_sql<'b>(&'b self, out: &mut $crate::__private::diesel::serialize::Output<'b, '_, DB>) -> $crate::__private::diesel::serialize::Result {
+                    $crate::__private::diesel2_support::to_sql($crate::__private::IdType::as_ulid_flake(self), out)
                 }
             }
 
-            impl<$($generics)* DB: Backend> FromSql<BigInt, DB> for $ty
+            impl<$($generics)* DB: $crate::__private::diesel::backend::Backend> $crate::__private::diesel::deserialize::FromSql<$crate::__private::diesel::sql_types::BigInt, DB> for $ty
             where
-                i64: FromSql<BigInt, DB>,
+                i64: $crate::__private::diesel::deserialize::FromSql<$crate::__private::diesel::sql_types::BigInt, DB>,
             {
-                fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
+                fn from_sql(bytes: DB::RawValue<'_>) -> $crate::__private::diesel::deserialize::Result<Self> {
                     $crate::__private::diesel2_support::from_i64(i64::from_sql(bytes)?)
                 }
             }
 
-            impl<$($generics)* DB: Backend> Queryable<BigInt, DB> for $ty
+            impl<$($generics)* DB: $crate::__private::diesel::backend::Backend> $crate::__private::diesel::deserialize::Queryable<$crate::__private::diesel::sql_types::BigInt, DB> for $ty
             where
-                i64: FromSql<BigInt, DB>,
+                i64: $crate::__private::diesel::deserialize::FromSql<$crate::__private::diesel::sql_types::BigInt, DB>,
             {
                 type Row = i64;
 
-                fn build(row: i64) -> deserialize::Result<Self> {
+                fn build(row: i64) -> $crate::__private::diesel::deserialize::Result<Self> {
                     $crate::__private::diesel2_support::from_i64(row)
                 }
             }

@@ -59,34 +59,39 @@ macro_rules! __impl_postgres_types02 {
     };
     ([] [$($generics:tt)*] $ty:ty) => {
         const _: () = {
-            // `to_sql_checked!` names `Box` unqualified.
-            use $crate::__private::Box;
-            use $crate::__private::postgres_types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
-            use $crate::__private::postgres_types02_support as support;
 
-            impl<$($generics)*> ToSql for $ty {
+            impl<$($generics)*> $crate::__private::postgres_types::ToSql for $ty {
                 fn to_sql(
                     &self,
-                    ty: &Type,
+                    ty: &$crate::__private::postgres_types::Type,
                     out: &mut $crate::__private::bytes::BytesMut,
-                ) -> ::core::result::Result<IsNull, support::BoxError> {
-                    support::to_sql(*self, ty, out)
+                ) -> ::core::result::Result<$crate::__private::postgres_types::IsNull, $crate::__private::postgres_types02_support::BoxError> {
+                    $crate::__private::postgres_types02_support::to_sql(*self, ty, out)
                 }
 
-                fn accepts(ty: &Type) -> bool {
-                    support::accepts(ty)
+                fn accepts(ty: &$crate::__private::postgres_types::Type) -> bool {
+                    $crate::__private::postgres_types02_support::accepts(ty)
                 }
 
-                to_sql_checked!();
+                fn to_sql_checked(
+                    &self,
+                    ty: &$crate::__private::postgres_types::Type,
+                    out: &mut $crate::__private::bytes::BytesMut,
+                ) -> ::core::result::Result<
+                    $crate::__private::postgres_types::IsNull,
+                    $crate::__private::postgres_types02_support::BoxError,
+                > {
+                    $crate::__private::postgres_types::__to_sql_checked(self, ty, out)
+                }
             }
 
-            impl<'a, $($generics)*> FromSql<'a> for $ty {
-                fn from_sql(ty: &Type, raw: &'a [u8]) -> ::core::result::Result<Self, support::BoxError> {
-                    support::from_sql(ty, raw)
+            impl<'a, $($generics)*> $crate::__private::postgres_types::FromSql<'a> for $ty {
+                fn from_sql(ty: &$crate::__private::postgres_types::Type, raw: &'a [u8]) -> ::core::result::Result<Self, $crate::__private::postgres_types02_support::BoxError> {
+                    $crate::__private::postgres_types02_support::from_sql(ty, raw)
                 }
 
-                fn accepts(ty: &Type) -> bool {
-                    support::accepts(ty)
+                fn accepts(ty: &$crate::__private::postgres_types::Type) -> bool {
+                    $crate::__private::postgres_types02_support::accepts(ty)
                 }
             }
         };

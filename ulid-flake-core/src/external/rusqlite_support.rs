@@ -39,16 +39,15 @@ macro_rules! __impl_rusqlite {
     };
     ([] [$($generics:tt)*] $ty:ty) => {
         const _: () = {
-            use $crate::__private::rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-            impl<$($generics)*> ToSql for $ty {
-                fn to_sql(&self) -> $crate::__private::rusqlite::Result<ToSqlOutput<'_>> {
+            impl<$($generics)*> $crate::__private::rusqlite::types::ToSql for $ty {
+                fn to_sql(&self) -> $crate::__private::rusqlite::Result<$crate::__private::rusqlite::types::ToSqlOutput<'_>> {
                     ::core::result::Result::Ok($crate::__private::rusqlite_support::to_sql(*self))
                 }
             }
 
-            impl<$($generics)*> FromSql for $ty {
-                fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+            impl<$($generics)*> $crate::__private::rusqlite::types::FromSql for $ty {
+                fn column_result(value: $crate::__private::rusqlite::types::ValueRef<'_>) -> $crate::__private::rusqlite::types::FromSqlResult<Self> {
                     $crate::__private::rusqlite_support::column_result(value)
                 }
             }

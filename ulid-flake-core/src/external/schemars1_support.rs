@@ -3,11 +3,11 @@
 //! [`UlidFlake`](crate::UlidFlake), every `Id<T>` and every unprefixed `newtype!` key have one
 //! schema, under one name and id, so a document defines it once (`$defs/UlidFlake`) and every
 //! ID field refers to it; `T` needs no `JsonSchema`. A prefixed type has a definition per
-//! prefix (`PrefixedId_user`), shared by a `PrefixedId<User>` and a key with the same prefix. It describes serde's human-readable form: a field pinned to the integer
-//! with `#[serde(with = "ulid_flake_core::serde::integer")]` needs `#[schemars(with = "u64")]`.
+//! prefix (`PrefixedId_user`), shared by a `PrefixedId<User>` and a key with the same prefix.
+//! The schemas describe serde's human-readable form: a field pinned to the integer with
+//! `#[serde(with = "ulid_flake_core::serde::integer")]` needs `#[schemars(with = "u64")]`.
 
 use alloc::borrow::Cow;
-
 use alloc::format;
 
 use schemars::{Schema, json_schema};
@@ -16,7 +16,6 @@ use super::schema_text::{DESCRIPTION, EXAMPLE, NAME, PATTERN, prefixed};
 use crate::id_type::IdType;
 use crate::layout::ENCODED_LEN;
 
-/// The schema's id: the same for every `Id<T>` and `UlidFlake`, which share one schema.
 /// The schema of an ID type's text, as the module docs say.
 pub fn json_schema<I: IdType>() -> Schema {
     match I::PREFIX {

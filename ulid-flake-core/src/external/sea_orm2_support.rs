@@ -89,75 +89,66 @@ macro_rules! __impl_sea_orm2 {
     };
     ([] [$($generics:tt)*] $ty:ty) => {
         const _: () = {
-            use $crate::__private::sea_orm::sea_query::postgres_array::NotU8;
-            use $crate::__private::sea_orm::sea_query::{
-                ArrayType, ColumnType, Nullable, ValueType, ValueTypeErr,
-            };
-            use $crate::__private::sea_orm::{
-                ActiveValue, ColIdx, DbErr, IntoActiveValue, QueryResult, TryFromU64, TryGetError,
-                TryGetable, TryGetableArray, Value,
-            };
-            use $crate::__private::sea_orm2_support as support;
 
-            impl<$($generics)*> ::core::convert::From<$ty> for Value {
+            impl<$($generics)*> ::core::convert::From<$ty> for $crate::__private::sea_orm::Value {
                 fn from(id: $ty) -> Self {
-                    support::to_value(id)
+                    $crate::__private::sea_orm2_support::to_value(id)
                 }
             }
 
-            impl<$($generics)*> TryGetable for $ty {
-                fn try_get_by<I: ColIdx>(
-                    res: &QueryResult,
+            impl<$($generics)*> $crate::__private::sea_orm::TryGetable for $ty {
+                fn try_get_by<I: $crate::__private::sea_orm::ColIdx>(
+                    res: &$crate::__private::sea_orm::QueryResult,
                     index: I,
-                ) -> ::core::result::Result<Self, TryGetError> {
-                    support::try_get(res, index)
+                ) -> ::core::result::Result<Self, $crate::__private::sea_orm::TryGetError> {
+                    $crate::__private::sea_orm2_support::try_get(res, index)
                 }
             }
 
-            impl<$($generics)*> ValueType for $ty {
-                fn try_from(value: Value) -> ::core::result::Result<Self, ValueTypeErr> {
-                    support::try_from_value(value)
+            impl<$($generics)*> $crate::__private::sea_orm::sea_query::ValueType for $ty {
+                fn try_from(value: $crate::__private::sea_orm::Value) -> ::core::result::Result<Self, $crate::__private::sea_orm::sea_query::ValueTypeErr> {
+                    $crate::__private::sea_orm2_support::try_from_value(value)
                 }
 
                 fn type_name() -> $crate::__private::String {
-                    support::type_name::<Self>()
+                    $crate::__private::sea_orm2_support::type_name::<Self>()
                 }
 
-                fn array_type() -> ArrayType {
-                    ArrayType::BigInt
+                fn array_type() -> $crate::__private::sea_orm::sea_query::ArrayType {
+                    $crate::__private::sea_orm::sea_query::ArrayType::BigInt
                 }
 
-                fn column_type() -> ColumnType {
-                    ColumnType::BigInteger
-                }
-            }
-
-            impl<$($generics)*> Nullable for $ty {
-                fn null() -> Value {
-                    Value::BigInt(None)
+                fn column_type() -> $crate::__private::sea_orm::sea_query::ColumnType {
+                    $crate::__private::sea_orm::sea_query::ColumnType::BigInteger
                 }
             }
 
-            impl<$($generics)*> IntoActiveValue<$ty> for $ty {
-                fn into_active_value(self) -> ActiveValue<$ty> {
-                    ActiveValue::Set(self)
+            impl<$($generics)*> $crate::__private::sea_orm::sea_query::Nullable for $ty {
+                fn null() -> $crate::__private::sea_orm::Value {
+                    $crate::__private::sea_orm::Value::BigInt(::core::option::Option::None)
                 }
             }
 
-            impl<$($generics)*> TryFromU64 for $ty {
-                fn try_from_u64(n: u64) -> ::core::result::Result<Self, DbErr> {
-                    support::try_from_u64(n)
+            impl<$($generics)*> $crate::__private::sea_orm::IntoActiveValue<$ty> for $ty {
+                fn into_active_value(self) -> $crate::__private::sea_orm::ActiveValue<$ty> {
+                    $crate::__private::sea_orm::ActiveValue::Set(self)
                 }
             }
 
-            impl<$($generics)*> NotU8 for $ty {}
+            impl<$($generics)*> $crate::__private::sea_orm::TryFromU64 for $ty {
+                fn try_from_u64(n: u64) -> ::core::result::Result<Self, $crate::__private::sea_orm::DbErr> {
+                    $crate::__private::sea_orm2_support::try_from_u64(n)
+                }
+            }
 
-            impl<$($generics)*> TryGetableArray for $ty {
-                fn try_get_by<I: ColIdx>(
-                    res: &QueryResult,
+            impl<$($generics)*> $crate::__private::sea_orm::sea_query::postgres_array::NotU8 for $ty {}
+
+            impl<$($generics)*> $crate::__private::sea_orm::TryGetableArray for $ty {
+                fn try_get_by<I: $crate::__private::sea_orm::ColIdx>(
+                    res: &$crate::__private::sea_orm::QueryResult,
                     index: I,
-                ) -> ::core::result::Result<$crate::__private::Vec<Self>, TryGetError> {
-                    support::try_get_array(res, index)
+                ) -> ::core::result::Result<$crate::__private::Vec<Self>, $crate::__private::sea_orm::TryGetError> {
+                    $crate::__private::sea_orm2_support::try_get_array(res, index)
                 }
             }
         };

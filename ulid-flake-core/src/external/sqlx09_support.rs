@@ -22,31 +22,28 @@ macro_rules! __impl_sqlx09 {
     };
     ([] [$($generics:tt)*] $ty:ty) => {
         const _: () = {
-            use $crate::__private::sqlx::encode::IsNull;
-            use $crate::__private::sqlx::error::BoxDynError;
-            use $crate::__private::sqlx::{Database, Decode, Encode, Type};
 
-            impl<$($generics)* DB: Database> Type<DB> for $ty
+            impl<$($generics)* DB: $crate::__private::sqlx::Database> $crate::__private::sqlx::Type<DB> for $ty
             where
-                i64: Type<DB>,
+                i64: $crate::__private::sqlx::Type<DB>,
             {
                 fn type_info() -> DB::TypeInfo {
-                    <i64 as Type<DB>>::type_info()
+                    <i64 as $crate::__private::sqlx::Type<DB>>::type_info()
                 }
 
                 fn compatible(ty: &DB::TypeInfo) -> bool {
-                    <i64 as Type<DB>>::compatible(ty)
+                    <i64 as $crate::__private::sqlx::Type<DB>>::compatible(ty)
                 }
             }
 
-            impl<'q, $($generics)* DB: Database> Encode<'q, DB> for $ty
+            impl<'q, $($generics)* DB: $crate::__private::sqlx::Database> $crate::__private::sqlx::Encode<'q, DB> for $ty
             where
-                i64: Encode<'q, DB>,
+                i64: $crate::__private::sqlx::Encode<'q, DB>,
             {
                 fn encode_by_ref(
                     &self,
-                    buf: &mut <DB as Database>::ArgumentBuffer,
-                ) -> ::core::result::Result<IsNull, BoxDynError> {
+                    buf: &mut <DB as $crate::__private::sqlx::Database>::ArgumentBuffer,
+                ) -> ::core::result::Result<$crate::__private::sqlx::encode::IsNull, $crate::__private::sqlx::error::BoxDynError> {
                     $crate::__private::IdType::to_ulid_flake(*self).to_i64().encode_by_ref(buf)
                 }
 
@@ -55,14 +52,14 @@ macro_rules! __impl_sqlx09 {
                 }
             }
 
-            impl<'r, $($generics)* DB: Database> Decode<'r, DB> for $ty
+            impl<'r, $($generics)* DB: $crate::__private::sqlx::Database> $crate::__private::sqlx::Decode<'r, DB> for $ty
             where
-                i64: Decode<'r, DB>,
+                i64: $crate::__private::sqlx::Decode<'r, DB>,
             {
                 fn decode(
-                    value: <DB as Database>::ValueRef<'r>,
-                ) -> ::core::result::Result<Self, BoxDynError> {
-                    $crate::__private::sqlx09_support::from_i64(<i64 as Decode<'r, DB>>::decode(value)?)
+                    value: <DB as $crate::__private::sqlx::Database>::ValueRef<'r>,
+                ) -> ::core::result::Result<Self, $crate::__private::sqlx::error::BoxDynError> {
+                    $crate::__private::sqlx09_support::from_i64(<i64 as $crate::__private::sqlx::Decode<'r, DB>>::decode(value)?)
                 }
             }
         };
@@ -75,6 +72,8 @@ macro_rules! __impl_sqlx09 {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_sqlx09_postgres {
+    // Without sqlx's `Type` from this crate, an array type of ours would not match it.
+    (["sqlx09" $($without:tt)*] $($rest:tt)*) => {};
     (["sqlx09-postgres" $($without:tt)*] $($rest:tt)*) => {};
     ([$other:tt $($without:tt)*] $($rest:tt)*) => {
         $crate::__impl_sqlx09_postgres!([$($without)*] $($rest)*);

@@ -1,7 +1,7 @@
 //! utoipa: IDs in OpenAPI documents, as the 13-character strings JSON carries.
 //!
-//! [`UlidFlake`](crate::UlidFlake) (and every unprefixed `newtype!` key) is the component `UlidFlake`. An `Id<T>` field needs no attribute in a
-//! `#[derive(ToSchema)]` type: utoipa's derive composes a generic type with its parameters,
+//! [`UlidFlake`](crate::UlidFlake) (and every unprefixed `newtype!` key) is the component
+//! `UlidFlake`. An `Id<T>` field needs no attribute in a `#[derive(ToSchema)]` type: utoipa's derive composes a generic type with its parameters,
 //! so it refers to a component `UlidFlake_{T}` (`UlidFlake_User`), which it registers too;
 //! every such component is the same string schema. The derive reads `T`'s schema name, so
 //! `T` must implement `ToSchema`, as the entities of an API do; for an entity that does not,
@@ -85,12 +85,11 @@ macro_rules! __impl_utoipa5 {
     };
     ([] [$($generics:tt)*] $ty:ty) => {
         const _: () = {
-            use $crate::__private::utoipa::openapi::{RefOr, Schema};
 
             impl<$($generics)*> $crate::__private::utoipa::__dev::ComposeSchema for $ty {
                 /// The schema of the ID's text, whatever the entity's schema is: the entity
                 /// never reaches the wire.
-                fn compose(_entity: $crate::__private::Vec<RefOr<Schema>>) -> RefOr<Schema> {
+                fn compose(_entity: $crate::__private::Vec<$crate::__private::utoipa::openapi::RefOr<$crate::__private::utoipa::openapi::Schema>>) -> $crate::__private::utoipa::openapi::RefOr<$crate::__private::utoipa::openapi::Schema> {
                     $crate::__private::utoipa5_support::schema::<Self>()
                 }
             }

@@ -17,6 +17,15 @@ macro_rules! cell {
         assert!(<$ty>::from_i64(-1).is_err());
         assert_eq!(id.to_bytes(), [0, 0x32, 0x9d, 0x59, 0xb4, 0xa9, 0x93, 0x2a]);
         assert_eq!(<$ty>::from_bytes(id.to_bytes()), Ok(id));
+        assert_eq!(
+            (i64::from(id), u64::from(id), <[u8; 8]>::from(id)),
+            (INTEGER, INTEGER as u64, id.to_bytes())
+        );
+        assert_eq!(<$ty>::try_from(INTEGER), Ok(id));
+        assert_eq!(<$ty>::try_from(INTEGER as u64), Ok(id));
+        assert_eq!(<$ty>::try_from($text), Ok(id));
+        assert_eq!(UlidFlake::from(id), ID);
+        assert_eq!(<$ty>::from(ID), id);
         assert_eq!(id.ms_since_epoch(), 13_586_766_666);
         assert_eq!(id.randomness(), 627_498);
         assert_eq!(id.scalable_randomness(), 19_609);

@@ -29,3 +29,24 @@ macro_rules! cell {
 fn every_id_type_is_described_as_its_text() {
     each_id_type!(cell);
 }
+
+/// A document with all five types has three definitions: one shared by the unprefixed types,
+/// one per prefix.
+#[test]
+fn unprefixed_types_share_one_definition_and_each_prefix_has_its_own() {
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Row {
+        a: UlidFlake,
+        b: Id<User>,
+        c: PrefixedId<User>,
+        d: UserKey,
+        e: OrderKey,
+    }
+    let schema = serde_json::to_value(schemars::schema_for!(Row)).unwrap();
+    let mut definitions: Vec<&String> = schema["$defs"].as_object().unwrap().keys().collect();
+    definitions.sort();
+    assert_eq!(definitions, ["PrefixedId_order", "PrefixedId_user", "UlidFlake"]);
+    assert_eq!(schema["properties"]["d"]["$ref"], "#/$defs/UlidFlake");
+    assert_eq!(schema["properties"]["e"]["$ref"], "#/$defs/PrefixedId_order");
+}

@@ -22,6 +22,8 @@ async fn every_id_type_round_trips_through_a_sqlite_bigint() {
             assert_eq!(<$ty as ValueType>::try_from(Value::BigInt(Some(INTEGER))).unwrap(), id);
             assert!(<$ty as ValueType>::try_from(Value::BigInt(Some(-5))).is_err());
             assert_eq!(<$ty as ValueType>::column_type(), ColumnType::BigInteger);
+        let name = <$ty as ValueType>::type_name();
+        assert_eq!(name, stringify!($ty).split('<').next().unwrap().trim());
             assert_eq!(<$ty as TryFromU64>::try_from_u64(INTEGER as u64).unwrap(), id);
 
             db.execute_unprepared("DELETE FROM ids").await.unwrap();
