@@ -430,7 +430,7 @@ start_mariadb() {
     # Both host names: clients connecting to 127.0.0.1 over TCP are matched as '127.0.0.1'
     # with --skip-name-resolve, socket clients as 'localhost'. The pattern grant lets tests
     # create scratch databases ulid_flake_test_* (in grant patterns `_` is a wildcard, so it
-    # is escaped).
+    # is escaped). PROCESS lets the lease tests read information_schema.INNODB_TRX.
     local scratch_pattern="${DB_NAME//_/\\_}\\_%"
     my_root <<EOF || fail_with_log "creating the MariaDB user/database failed" "$dir/server.log"
 CREATE DATABASE $DB_NAME;
@@ -438,6 +438,7 @@ CREATE USER '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
 CREATE USER '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
 GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
 GRANT ALL PRIVILEGES ON \`$scratch_pattern\`.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
+GRANT PROCESS ON *.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
 EOF
     my_version=$(my_root -N -B -e 'SELECT VERSION()')
     my_version=${my_version%%-*}

@@ -14,10 +14,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use ulid_flake_core::Error;
-use ulid_flake_core::lease::{LeaseError, LeaseOptions, LeaseTiming, ScalabilityIdLease};
+use ulid_flake_core::lease::{
+    LeaseError, LeaseOptions, LeaseState, LeaseTiming, ScalabilityIdLease,
+};
 
 use crate::databases::{mysql_url, postgres_url, unique_name};
 
@@ -110,6 +112,18 @@ impl Server {
         }
     }
 
+    /// How many transactions on the server are open between statements, as the server sees
+    /// them (another session's, never the client's own).
+    pub fn open_transactions(self) -> usize {
+        let sql = match self {
+            Self::Postgres | Self::PgBouncer => {
+                "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'"
+            }
+            Self::Mysql => "SELECT COUNT(*) FROM information_schema.innodb_trx",
+        };
+        self.client("ulid_flake_test", sql).trim().parse().unwrap()
+    }
+
     /// A new, empty database for one test, so that killing its sessions hits no other test.
     pub fn scratch_database(self) -> String {
         let name = unique_name("ulid_flake_test_lease");
@@ -180,27 +194,7 @@ impl Server {
     /// Pauses the whole server with `SIGSTOP` for `duration`, then resumes it — even if the
     /// test fails meanwhile, so that no other test is left with a stopped server.
     pub fn stall(self, duration: Duration) {
-        /// Continues the processes when dropped.
-        struct Resume(Vec<u32>);
-        impl Drop for Resume {
-            fn drop(&mut self) {
-                signal(&self.0, "CONT");
-            }
-        }
-        /// One `kill` per process: a backend that has just exited needs no signal.
-        fn signal(pids: &[u32], name: &str) {
-            for pid in pids {
-                let _ = Command::new("kill")
-                    .arg(format!("-{name}"))
-                    .arg(pid.to_string())
-                    .stderr(Stdio::null())
-                    .status();
-            }
-        }
-        let resume = Resume(self.processes());
-        signal(&resume.0, "STOP");
-        std::thread::sleep(duration);
-        drop(resume);
+        pause(&self.processes(), duration);
     }
 
     /// The server's address.
@@ -225,6 +219,16 @@ pub struct Proxy {
     address: SocketAddr,
     open: Arc<AtomicBool>,
     connections: Arc<Mutex<Vec<TcpStream>>>,
+    freeze: Arc<Freeze>,
+}
+
+/// A one-time freeze of the client-to-server stream: the first chunk that holds `marker` is
+/// held back, with everything after it on that connection, for `duration`.
+#[derive(Default)]
+struct Freeze {
+    armed: Mutex<Option<(&'static [u8], Duration)>>,
+    /// When the freeze began, once it has.
+    began: Mutex<Option<Instant>>,
 }
 
 impl Proxy {
@@ -234,7 +238,9 @@ impl Proxy {
         let address = listener.local_addr().unwrap();
         let open = Arc::new(AtomicBool::new(true));
         let connections = Arc::new(Mutex::new(Vec::new()));
+        let freeze = Arc::new(Freeze::default());
         let (accept_open, accept_connections) = (Arc::clone(&open), Arc::clone(&connections));
+        let accept_freeze = Arc::clone(&freeze);
         std::thread::spawn(move || {
             for client in listener.incoming().flatten() {
                 if !accept_open.load(Ordering::SeqCst) {
@@ -246,7 +252,11 @@ impl Proxy {
                 let mut list = lock(&accept_connections);
                 list.push(client.try_clone().unwrap());
                 list.push(server.try_clone().unwrap());
-                forward(client.try_clone().unwrap(), server.try_clone().unwrap());
+                forward_upstream(
+                    client.try_clone().unwrap(),
+                    server.try_clone().unwrap(),
+                    Arc::clone(&accept_freeze),
+                );
                 forward(server, client);
             }
         });
@@ -254,7 +264,20 @@ impl Proxy {
             address,
             open,
             connections,
+            freeze,
         }
+    }
+
+    /// Holds back, once, the first chunk a client sends that contains `marker`, and what
+    /// follows it on that connection, for `duration`: the client's session stays open on the
+    /// server, stalled between the statements before it and the one it carries.
+    pub fn freeze_at(&self, marker: &'static [u8], duration: Duration) {
+        *lock(&self.freeze.armed) = Some((marker, duration));
+    }
+
+    /// When the freeze of [`Proxy::freeze_at`] began, once it has.
+    pub fn frozen_since(&self) -> Option<Instant> {
+        *lock(&self.freeze.began)
     }
 
     /// `url` with its host and port replaced by the proxy's.
@@ -278,11 +301,67 @@ impl Proxy {
     }
 }
 
+/// Copies a client's stream to the server, holding it back at the armed freeze's marker.
+fn forward_upstream(mut from: TcpStream, mut to: TcpStream, freeze: Arc<Freeze>) {
+    std::thread::spawn(move || {
+        let mut buf = [0; 16 * 1024];
+        while let Ok(n @ 1..) = from.read(&mut buf) {
+            let chunk = &buf[..n];
+            let hold = {
+                let mut armed = lock(&freeze.armed);
+                match *armed {
+                    Some((marker, duration))
+                        if chunk.windows(marker.len()).any(|window| window == marker) =>
+                    {
+                        *armed = None;
+                        Some(duration)
+                    }
+                    _ => None,
+                }
+            };
+            if let Some(duration) = hold {
+                *lock(&freeze.began) = Some(Instant::now());
+                std::thread::sleep(duration);
+            }
+            if to.write_all(chunk).is_err() {
+                break;
+            }
+        }
+        let _ = to.shutdown(Shutdown::Both);
+    });
+}
+
 fn forward(mut from: TcpStream, mut to: TcpStream) {
     std::thread::spawn(move || {
         let _ = std::io::copy(&mut from, &mut to);
         let _ = to.shutdown(Shutdown::Both);
     });
+}
+
+/// Stops the processes `pids` with `SIGSTOP` for `duration`, then continues them (also when
+/// the caller unwinds).
+fn pause(pids: &[u32], duration: Duration) {
+    /// Continues the processes when dropped.
+    struct Resume<'a>(&'a [u32]);
+    impl Drop for Resume<'_> {
+        fn drop(&mut self) {
+            signal(self.0, "CONT");
+        }
+    }
+    /// One `kill` per process: one that has just exited needs no signal.
+    fn signal(pids: &[u32], name: &str) {
+        for pid in pids {
+            let _ = Command::new("kill")
+                .arg(format!("-{name}"))
+                .arg(pid.to_string())
+                .stderr(Stdio::null())
+                .status();
+        }
+    }
+    let resume = Resume(pids);
+    signal(resume.0, "STOP");
+    std::thread::sleep(duration);
+    drop(resume);
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -366,7 +445,7 @@ pub fn child_main(acquire: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLe
             }
         }
         // On to the next millisecond.
-        let into = std::time::SystemTime::now()
+        let into = SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap()
             .subsec_micros()
@@ -720,6 +799,139 @@ pub fn ids_in_use_are_refused(
     );
 }
 
+/// How a contender stalls inside its take, after the row's insert and before the take's
+/// update (the statement that carries `SET holder`), for longer than the validity.
+pub enum Stall {
+    /// Its connection frozen by a proxy, the update held back.
+    Frozen,
+    /// Its process (a replica: the adapter's test binary) paused with `SIGSTOP` once the
+    /// update is on its way, so that nothing after it (a commit) is sent.
+    Paused(Command),
+}
+
+/// A contender stalled inside its take (see [`Stall`]) while it asks for the id a holder has.
+/// The holder must not notice: it stays `held`, issues IDs without [`Error::LeaseNotValid`]
+/// all the while, and its lease is renewed on time (its validity always more than 600 ms
+/// ahead). On MariaDB no transaction stays open on the server across the stall (each
+/// statement stands alone); on PostgreSQL the take's transaction does, and locks nothing the
+/// holder needs.
+pub fn slow_contender(
+    server: Server,
+    acquire: fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+    stall: Stall,
+) {
+    let _one = one_at_a_time();
+    let url = server.url("ulid_flake_test");
+    let namespace = unique_name("lease");
+    let options = |timing| {
+        LeaseOptions::new(namespace.clone())
+            .ids(CONTESTED_ID..=CONTESTED_ID)
+            .timing(timing)
+    };
+    let holder = acquire(&url, options(timing())).unwrap();
+    let stalled_for = Duration::from_millis(3_000);
+    let proxy = Proxy::start(server.address());
+    let contender_url = proxy.url(&url);
+    let (contender, replica, dir) = match stall {
+        Stall::Frozen => {
+            proxy.freeze_at(b"SET holder", stalled_for);
+            let contender_options = options(LeaseTiming {
+                acquire_timeout: Duration::from_secs(2),
+                ..timing()
+            });
+            let contender = std::thread::spawn(move || acquire(&contender_url, contender_options));
+            (Some(contender), None, None)
+        }
+        Stall::Paused(child) => {
+            // Held back just long enough to stop the process before it sends what follows.
+            proxy.freeze_at(b"SET holder", Duration::from_millis(200));
+            let dir = scratch_dir();
+            let replica = Replica::start(child, &contender_url, &namespace, &dir, true);
+            (None, Some(replica), Some(dir))
+        }
+    };
+
+    let started = Instant::now();
+    while proxy.frozen_since().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the contender never took"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let watcher = std::thread::scope(|scope| {
+        let watch = scope.spawn(|| watch_holder(server, &holder, stalled_for));
+        if let Some(replica) = &replica {
+            pause(&[replica.child.id()], stalled_for);
+        }
+        watch.join().unwrap()
+    });
+    let (issued, open_transactions) = watcher;
+    if let Some(contender) = contender {
+        let refused = contender.join().unwrap().unwrap_err();
+        assert!(matches!(refused, LeaseError::AllTaken { .. }), "{refused}");
+    }
+    if let Some(replica) = replica {
+        let report = replica.stop();
+        assert_eq!(report.acquisitions, 0, "the contender took the held id");
+        std::fs::remove_dir_all(dir.unwrap()).unwrap();
+    }
+    assert_eq!(holder.status().losses, 0);
+    if server == Server::Mysql {
+        // Each statement stands alone: the stall holds no transaction, so no InnoDB lock.
+        assert!(
+            open_transactions.iter().all(|&open| open == 0),
+            "a transaction stayed open across the stall: {open_transactions:?}"
+        );
+    } else {
+        // The take's statements share a transaction there, open through the stall: the
+        // stall is inside the take, and PostgreSQL's insert and update lock no held row.
+        assert!(
+            open_transactions.iter().filter(|&&open| open > 0).count() * 2
+                > open_transactions.len(),
+            "the stall was not inside the take's transaction: {open_transactions:?}"
+        );
+    }
+    println!(
+        "{server:?}: the holder stayed held and issued {issued} IDs while a contender stalled \
+         {} ms inside its take",
+        stalled_for.as_millis()
+    );
+}
+
+/// Checks the holder every 20 ms for `duration`: held, renewed on time, issuing IDs. Returns
+/// how many it issued and the server's open transactions at each check.
+fn watch_holder(
+    server: Server,
+    holder: &ScalabilityIdLease,
+    duration: Duration,
+) -> (u64, Vec<usize>) {
+    let started = Instant::now();
+    let mut issued = 0_u64;
+    let mut open_transactions = Vec::new();
+    while started.elapsed() < duration {
+        let status = holder.status();
+        assert_eq!(status.state, LeaseState::Held, "{status:?}");
+        let until = status.valid_until.expect("a held lease has a deadline");
+        // Renewed every 400 ms for 2 s, less the margin: the deadline stays > 1 s ahead.
+        let ahead = until.duration_since(SystemTime::now()).unwrap_or_default();
+        assert!(
+            ahead > Duration::from_millis(600),
+            "renewal late: {ahead:?} left, {status:?}"
+        );
+        for _ in 0..IDS_PER_MS {
+            match holder.generator().try_generate() {
+                Ok(_) => issued += 1,
+                Err(Error::Overflow { .. }) => break,
+                Err(error) => panic!("the holder stopped issuing: {error}"),
+            }
+        }
+        open_transactions.push(server.open_transactions());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (issued, open_transactions)
+}
+
 /// The lease tests of an adapter's test binary, in its module `lease_faults` (the test command
 /// runs them as a step of their own, by that name): `acquire` is how the adapter leases
 /// (`fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>`, the URL telling the
@@ -769,6 +981,30 @@ macro_rules! lease_tests {
         #[test]
         fn mysql_stalled_fails_closed_without_duplicates() {
             $crate::lease::stall_server($crate::lease::Server::Mysql, child);
+        }
+
+        #[test]
+        fn postgres_holder_keeps_its_lease_through_a_frozen_contender() {
+            let stall = $crate::lease::Stall::Frozen;
+            $crate::lease::slow_contender($crate::lease::Server::Postgres, $acquire, stall);
+        }
+
+        #[test]
+        fn mysql_holder_keeps_its_lease_through_a_frozen_contender() {
+            let stall = $crate::lease::Stall::Frozen;
+            $crate::lease::slow_contender($crate::lease::Server::Mysql, $acquire, stall);
+        }
+
+        #[test]
+        fn postgres_holder_keeps_its_lease_through_a_paused_contender() {
+            let stall = $crate::lease::Stall::Paused(child());
+            $crate::lease::slow_contender($crate::lease::Server::Postgres, $acquire, stall);
+        }
+
+        #[test]
+        fn mysql_holder_keeps_its_lease_through_a_paused_contender() {
+            let stall = $crate::lease::Stall::Paused(child());
+            $crate::lease::slow_contender($crate::lease::Server::Mysql, $acquire, stall);
         }
 
         #[test]

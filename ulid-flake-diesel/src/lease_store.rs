@@ -94,7 +94,7 @@ enum Session {
 /// A statement of the lease: which SQL, with which parameters.
 #[derive(Clone, Copy)]
 enum Statement<'a> {
-    /// `insert_row` then `take`, in one transaction.
+    /// `insert_row` then `take` (in one transaction on PostgreSQL, each alone on MySQL).
     Take(&'a LeaseRequest<'a>),
     Renew(&'a LeaseRequest<'a>),
     Release(&'a LeaseRequest<'a>),
@@ -172,24 +172,29 @@ impl Session {
         }
     }
 
-    /// The statement in a transaction of its own: behind a transaction-mode pooler, its
-    /// prepare and execute then reach one server session.
+    /// The statement. On PostgreSQL in a transaction of its own: behind a transaction-mode
+    /// pooler, its prepare and execute then reach one server session. On MySQL/MariaDB each
+    /// statement stands alone, autocommitted: InnoDB keeps a statement's locks until its
+    /// transaction ends (even `INSERT IGNORE` meeting an existing row keeps a shared lock), so
+    /// a transaction held open across round trips by a slow or paused contender would block
+    /// the holder's renewal past its deadline. Each statement is safe alone: the row's insert
+    /// is idempotent and every update is one conditional statement.
     fn execute(&mut self, statement: Statement<'_>) -> Result<usize, DatabaseError> {
         let sql = self.sql();
-        macro_rules! in_transaction {
+        macro_rules! statements {
             ($conn:expr) => {
-                $conn.transaction(|conn| match statement {
+                match statement {
                     Statement::Take(request) => {
                         diesel::sql_query(sql.insert_row)
                             .bind::<Text, _>(request.namespace)
                             .bind::<SmallInt, _>(i16::from(request.scalability_id))
-                            .execute(conn)?;
+                            .execute($conn)?;
                         diesel::sql_query(sql.take)
                             .bind::<BigInt, _>(request.holder)
                             .bind::<BigInt, _>(request.validity_us())
                             .bind::<Text, _>(request.namespace)
                             .bind::<SmallInt, _>(i16::from(request.scalability_id))
-                            .execute(conn)
+                            .execute($conn)
                     }
                     Statement::Renew(request) | Statement::Release(request) => {
                         let text = match statement {
@@ -201,16 +206,16 @@ impl Session {
                             .bind::<Text, _>(request.namespace)
                             .bind::<SmallInt, _>(i16::from(request.scalability_id))
                             .bind::<BigInt, _>(request.holder)
-                            .execute(conn)
+                            .execute($conn)
                     }
-                })
+                }
             };
         }
         let changed = match self {
             #[cfg(feature = "postgres")]
-            Self::Postgres(conn) => in_transaction!(conn),
+            Self::Postgres(conn) => conn.transaction(|conn| statements!(conn)),
             #[cfg(feature = "mysql")]
-            Self::Mysql(conn) => in_transaction!(conn),
+            Self::Mysql(conn) => (|| statements!(conn))(),
         };
         Ok(changed?)
     }

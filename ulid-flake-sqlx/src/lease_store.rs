@@ -236,15 +236,20 @@ impl Target {
 }
 
 impl Session {
-    /// The statements in one transaction, unnamed (no prepared statement outlives it, as a
-    /// transaction-mode pooler needs); the rows the last one changed.
+    /// The statements, unnamed (no prepared statement outlives them, as a transaction-mode
+    /// pooler needs); the rows the last one changed. On PostgreSQL they run in one
+    /// transaction, which a pooler keeps on one server session. On MySQL/MariaDB each one
+    /// stands alone, autocommitted: InnoDB keeps the locks of a statement until its
+    /// transaction ends (even `INSERT IGNORE` meeting an existing row keeps a shared lock), so
+    /// a transaction held open across round trips by a slow or paused contender would block
+    /// the holder's renewal past its deadline. Each statement is safe alone: the row's insert
+    /// is idempotent and every update is one conditional statement.
     async fn execute(
         &mut self,
         statements: &[(&'static str, &[Param<'_>])],
     ) -> Result<u64, sqlx::Error> {
-        macro_rules! in_transaction {
-            ($conn:expr) => {{
-                let mut transaction = $conn.begin().await?;
+        macro_rules! each_on {
+            ($executor:expr) => {{
                 let mut changed = 0;
                 for (sql, params) in statements {
                     let mut query = sqlx::query(*sql).persistent(false);
@@ -255,17 +260,21 @@ impl Session {
                             Param::Text(value) => query.bind(value),
                         };
                     }
-                    changed = query.execute(&mut *transaction).await?.rows_affected();
+                    changed = query.execute(&mut *$executor).await?.rows_affected();
                 }
-                transaction.commit().await?;
-                Ok(changed)
+                changed
             }};
         }
         match self {
             #[cfg(feature = "postgres")]
-            Self::Postgres(conn) => in_transaction!(conn),
+            Self::Postgres(conn) => {
+                let mut transaction = conn.begin().await?;
+                let changed = each_on!(transaction);
+                transaction.commit().await?;
+                Ok(changed)
+            }
             #[cfg(feature = "mysql")]
-            Self::MySql(conn) => in_transaction!(conn),
+            Self::MySql(conn) => Ok(each_on!(conn)),
         }
     }
 }

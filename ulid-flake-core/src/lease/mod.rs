@@ -80,6 +80,7 @@
 //! | network partition, server stalled (`SIGSTOP`) | renewals fail or hang; it stops at its deadline, with [`Error::LeaseNotValid`] | takes the id only after the database sees the row expire, after the holder stopped |
 //! | holder paused (stop-the-world, `SIGSTOP`, VM migration) | on waking, its wall clock has passed the deadline: no ID; a renewal sent before the pause cannot extend it | may take the id once the row expired |
 //! | transaction-mode pooler (PgBouncer) | every statement stands alone, in its own transaction | — |
+//! | a slow or paused contender (its take stalled mid-way, for longer than the validity) | unaffected: on MySQL/MariaDB every lease statement is autocommitted, so no transaction of the contender's holds an InnoDB lock on the holder's row across round trips (an `INSERT IGNORE` that meets an existing row keeps a shared lock until its transaction ends); on PostgreSQL the take's insert and update lock no held row | waits, then is refused |
 //! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's | — |
 //!
 //! **After a loss** the lease tries again by itself with backoff: first to renew the id it
