@@ -76,7 +76,8 @@ pub enum Error {
         /// The scalability id the generator last held (or was to hold).
         scalability_id: u8,
         /// The Unix millisecond from which the lease was no longer known to be valid, when it
-        /// had been valid and ran out; `None` when it was never valid or was given up.
+        /// had been valid and ran out or was lost; `None` when it was never valid or was
+        /// given up (released, or in a forked child).
         valid_until_unix_ms: Option<i64>,
     },
     /// A moment lies before the epoch or more than `2^43 - 1` ms after it.

@@ -231,6 +231,7 @@ impl<C, R> GeneratorBuilder<C, R> {
             last: OwnCacheLine(AtomicU64::new(NO_ID_YET)),
             gate: AtomicU64::new(gate::word(deadline, config.low_bits)),
             forks_seen: AtomicU64::new(fork::count()),
+            lost_deadline: AtomicU64::new(0),
             config,
             clock: self.clock,
             random: self.random,

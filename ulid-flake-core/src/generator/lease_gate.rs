@@ -29,6 +29,7 @@ impl<C: Clock, R: RandomSource> LeaseGate<'_, C, R> {
     /// Lets the generator issue IDs with `scalability_id` in the milliseconds before
     /// `deadline` (ms since the epoch, exclusive).
     pub(crate) fn open(&self, scalability_id: u8, deadline: u64) {
+        self.generator.lost_deadline.store(0, Ordering::Release);
         let word = gate::word(deadline.min(gate::UNLEASED - 1), scalability_id.into());
         self.generator.gate.store(word, Ordering::Release);
     }
@@ -36,6 +37,16 @@ impl<C: Clock, R: RandomSource> LeaseGate<'_, C, R> {
     /// Stops the generator from issuing IDs until the gate opens again.
     pub(crate) fn close(&self) {
         self.generator.close_gate();
+    }
+
+    /// Closes the gate after the lease was lost, remembering the deadline it had so that a
+    /// refused ID says since when.
+    pub(crate) fn close_lost(&self) {
+        let (deadline, _) = self.state();
+        self.generator.close_gate();
+        self.generator
+            .lost_deadline
+            .store(deadline, Ordering::Release);
     }
 
     /// The gate's deadline (ms since the epoch, exclusive) and scalability id.

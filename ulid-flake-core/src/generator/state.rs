@@ -43,6 +43,10 @@ pub struct Generator<C = SystemClock, R = ThreadRandom> {
     pub(super) gate: AtomicU64,
     /// The process's fork count when `last` was last known to be this process's own.
     pub(super) forks_seen: AtomicU64,
+    /// While the gate is closed after a lease was lost: the deadline it had (milliseconds
+    /// since the epoch), for the error to say since when; 0 otherwise. Read only when an ID
+    /// is refused.
+    pub(super) lost_deadline: AtomicU64,
     pub(super) config: Config,
     pub(super) clock: C,
     pub(super) random: R,

@@ -135,10 +135,14 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         self.config.epoch.ms_since_epoch_at(self.clock.unix_ms())
     }
 
-    /// The error of a closed gate: when it had a deadline, the lease ran out then.
+    /// The error of a closed gate: when it had a deadline (or lost a lease that had one),
+    /// the lease ran out then.
     #[cold]
     fn lease_not_valid(&self, gate: u64) -> Error {
-        let deadline = gate::deadline(gate);
+        let deadline = match gate::deadline(gate) {
+            0 => self.lost_deadline.load(Ordering::Acquire),
+            deadline => deadline,
+        };
         Error::LeaseNotValid {
             scalability_id: gate::scalability_id(gate) as u8,
             // At most 2^48 + 2^43: the sum and the cast are lossless.
@@ -249,8 +253,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         }
     }
 
-    /// Stops a leased generator from issuing IDs until the gate opens again.
+    /// Stops a leased generator from issuing IDs until the gate opens again (a lease given
+    /// up: no loss to report).
     pub(super) fn close_gate(&self) {
+        self.lost_deadline.store(0, Ordering::Release);
         let _ = self
             .gate
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |word| {

@@ -148,10 +148,10 @@ impl<C: LeaseClock> Shared<C> {
     }
 }
 
-/// The request for `scalability_id` on behalf of the lease `shared` describes.
 /// How many times a release is sent before its error is reported.
 const RELEASE_ATTEMPTS: u32 = 3;
 
+/// The request for `scalability_id` on behalf of the lease `shared` describes.
 fn request<C>(shared: &Shared<C>, scalability_id: u8, validity: Duration) -> LeaseRequest<'_> {
     LeaseRequest {
         namespace: &shared.namespace,
@@ -311,6 +311,8 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             Ok(true) => {
                 if self.confirm(held.scalability_id, sent) {
                     self.failures = 0;
+                    // The status's error is the last failure since the lease was confirmed.
+                    self.shared.record().last_error = None;
                     (Outcome::Held, self.shared.timing.renew_every)
                 } else {
                     self.lose(held, "the renewal's answer came after the validity ran out");
@@ -448,7 +450,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     }
 
     fn lose(&mut self, held: Held, reason: &str) {
-        self.shared.generator.lease_gate().close();
+        self.shared.generator.lease_gate().close_lost();
         self.held = None;
         self.previous = Some(held.scalability_id);
         let mut record = self.shared.record();

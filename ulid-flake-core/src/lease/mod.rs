@@ -473,7 +473,9 @@ pub struct LeaseStatus {
     pub scalability_id: Option<u8>,
     /// Until when IDs may be issued (by the generator's clock); `None` when never valid.
     pub valid_until: Option<SystemTime>,
-    /// The last failure: a database error, a refused renewal, every id taken.
+    /// The last failure since the lease was last confirmed (a database error, a refused
+    /// renewal, every id taken, a loss); `None` again after a successful acquisition or
+    /// renewal.
     pub last_error: Option<String>,
     /// How many times an id was acquired (1 for a lease never lost).
     pub acquisitions: u64,

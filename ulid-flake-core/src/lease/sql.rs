@@ -2,10 +2,15 @@
 //! `ulid-flake-diesel` run these statements, with these parameters in this order, so their
 //! leases share one table and exclude each other.
 //!
-//! Every statement is a single row operation that the adapters run in a transaction of its
-//! own: behind a transaction-mode pooler (PgBouncer's `pool_mode = transaction`) each then
-//! runs on one server session from start to end, and no state is kept in a session between
-//! statements. Times are the database's, in microseconds since the Unix epoch, read when the
+//! Every statement is a single row operation, safe on its own (the row's insert is
+//! idempotent, each update one conditional statement). On PostgreSQL the adapters run a
+//! call's statements in a transaction of its own: behind a transaction-mode pooler
+//! (PgBouncer's `pool_mode = transaction`) they then run on one server session from start to
+//! end, and no state is kept in a session between calls; the insert and the updates lock no
+//! row another holder's renewal needs. On MySQL/MariaDB each statement is autocommitted:
+//! InnoDB keeps a statement's locks until its transaction ends (an `INSERT IGNORE` that meets
+//! an existing row keeps a shared lock), so a transaction held open across round trips by a
+//! slow or paused caller would block the holder's renewal. Times are the database's, in microseconds since the Unix epoch, read when the
 //! statement runs (PostgreSQL's `clock_timestamp()`, not the transaction's `now()`; MySQL's
 //! `UTC_TIMESTAMP(6)`, the statement's start, whatever the session's time zone).
 

@@ -317,6 +317,43 @@ fn failed_renewals_keep_issuing_until_the_deadline_then_fail_closed() {
         status.last_error.as_deref(),
         Some("not confirmed before its validity ran out")
     );
+    // The gate is closed now, and a refused ID still says which id was lost, and since when.
+    let refused = generate(&driver).unwrap_err();
+    assert_eq!(
+        refused,
+        crate::error::Error::LeaseNotValid {
+            scalability_id: 3,
+            valid_until_unix_ms: Some(START_UNIX_MS + 1_798),
+        }
+    );
+    assert_eq!(
+        refused.to_string(),
+        std::format!(
+            "scalability-id lease not valid: expected a lease on id 3 confirmed until after \
+             now, found it lost or unconfirmed since Unix ms {}",
+            START_UNIX_MS + 1_798
+        )
+    );
+}
+
+#[test]
+fn a_successful_renewal_clears_the_last_error() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 3..=3);
+    driver.acquire_first().unwrap();
+    clock.advance(Duration::from_millis(400));
+    table.fault_next(Fault::Error);
+    let (_, wait) = driver.step();
+    let status = driver.shared.status();
+    assert_eq!(status.state, LeaseState::Confirming);
+    assert!(status.last_error.is_some());
+    clock.advance(wait);
+
+    assert_eq!(driver.step().0, Outcome::Held);
+
+    let status = driver.shared.status();
+    assert_eq!((status.state, status.last_error), (LeaseState::Held, None));
 }
 
 #[test]
@@ -516,7 +553,14 @@ fn release_closes_the_gate_and_leaves_the_margin_before_the_id_is_free() {
     driver.shared.stop();
     driver.shutdown();
 
-    assert!(generate(&driver).is_err());
+    // Given up, not lost: no deadline to report.
+    assert_eq!(
+        generate(&driver),
+        Err(crate::error::Error::LeaseNotValid {
+            scalability_id: 6,
+            valid_until_unix_ms: None
+        })
+    );
     assert_eq!(driver.shared.status().state, LeaseState::Released);
     assert_eq!(
         table.row(6),
