@@ -829,7 +829,7 @@ pub fn slow_contender(
             .timing(timing)
     };
     let holder = acquire(&url, options(timing())).unwrap();
-    let stalled_for = Duration::from_millis(3_000);
+    let stalled_for = Duration::from_millis(2_500);
     let proxy = Proxy::start(server.address());
     let contender_url = proxy.url(&url);
     let (contender, replica, dir) = match stall {
