@@ -2,7 +2,7 @@
 //! dependencies. Not public API.
 
 pub use crate::external::is_integration;
-pub use crate::id_type::{IdType, encode_into, from_i64, parse_text, to_i64};
+pub use crate::id_type::{IdType, encode, from_i64, parse_text, to_i64};
 pub use crate::macros::LiteralError;
 #[cfg(feature = "alloc")]
 pub use alloc::borrow::Cow;

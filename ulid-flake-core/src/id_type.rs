@@ -6,7 +6,7 @@
 use crate::error::Error;
 use crate::id::Id;
 use crate::layout::ENCODED_LEN;
-use crate::prefixed::{MAX_PREFIXED_LEN, Prefix, PrefixedId};
+use crate::prefixed::{Prefix, PrefixedId};
 use crate::ulid_flake::UlidFlake;
 
 /// An ID type: a [`UlidFlake`] with a name and, perhaps, a prefix on its text.
@@ -144,8 +144,14 @@ fn wrong_prefix(expected: &'static str, text: &[u8]) -> Error {
 }
 
 /// Writes an ID's text into `buf` and returns it, without allocating: what its `Display`
-/// writes.
-pub(crate) fn encode<I: IdType>(id: I, buf: &mut [u8; MAX_PREFIXED_LEN]) -> &str {
+/// writes. `buf` is the type's `encode` buffer: 13 bytes for an unprefixed type,
+/// [`MAX_PREFIXED_LEN`](crate::MAX_PREFIXED_LEN) for a prefixed one.
+///
+/// # Panics
+///
+/// When `buf` is shorter than the text (no caller passes such a buffer).
+#[doc(hidden)]
+pub fn encode<I: IdType>(id: I, buf: &mut [u8]) -> &str {
     encode_prefixed(I::PREFIX, id.to_ulid_flake(), buf)
 }
 
@@ -153,7 +159,7 @@ pub(crate) fn encode<I: IdType>(id: I, buf: &mut [u8; MAX_PREFIXED_LEN]) -> &str
 pub(crate) fn encode_prefixed<'b>(
     prefix: Option<&'static str>,
     value: UlidFlake,
-    buf: &'b mut [u8; MAX_PREFIXED_LEN],
+    buf: &'b mut [u8],
 ) -> &'b str {
     let prefix = prefix.map_or(&[][..], str::as_bytes);
     let head = if prefix.is_empty() {
@@ -167,29 +173,11 @@ pub(crate) fn encode_prefixed<'b>(
     }
     let body: &mut [u8; ENCODED_LEN] = (&mut buf[head..head + ENCODED_LEN])
         .try_into()
-        .expect("the buffer holds the longest prefix, `_` and 13 characters");
+        .expect("a slice of 13 bytes");
     value.encode(body);
     // SAFETY: a prefix is checked to be ASCII before a type can carry it (`PrefixedId::PREFIX`,
     // `newtype!`'s constant), and `_` and the Base32 digits are ASCII: valid UTF-8.
     unsafe { core::str::from_utf8_unchecked(&buf[..head + ENCODED_LEN]) }
-}
-
-/// Writes an ID's text into a buffer of exactly the length its type's `encode` takes: 13
-/// bytes for an unprefixed type, [`MAX_PREFIXED_LEN`] for a prefixed one.
-///
-/// # Panics
-///
-/// When `N` is neither (only `newtype!` calls it, with the right one).
-#[doc(hidden)]
-pub fn encode_into<I: IdType, const N: usize>(id: I, buf: &mut [u8; N]) -> &str {
-    let len = match I::PREFIX {
-        None => ENCODED_LEN,
-        Some(prefix) => prefix.len() + 1 + ENCODED_LEN,
-    };
-    let mut full = [0; MAX_PREFIXED_LEN];
-    buf[..len].copy_from_slice(encode(id, &mut full).as_bytes());
-    // SAFETY: the bytes were just copied from a `&str` of that length.
-    unsafe { core::str::from_utf8_unchecked(&buf[..len]) }
 }
 
 /// The integer forms, the readings and the time methods of an ID type, as [`UlidFlake`]'s:

@@ -269,7 +269,7 @@ macro_rules! newtype {
             /// Writes the key's text into `buf` and returns it, without allocating: the text
             /// `Display` writes.
             pub fn encode(self, buf: &mut [u8; $crate::newtype!(@text_len $($prefix)?)]) -> &str {
-                $crate::__private::encode_into(self, buf)
+                $crate::__private::encode(self, buf)
             }
         }
 

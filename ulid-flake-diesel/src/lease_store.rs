@@ -184,18 +184,18 @@ impl Session {
         macro_rules! statements {
             ($conn:expr) => {
                 match statement {
-                    Statement::Take(request) => {
-                        diesel::sql_query(sql.insert_row)
-                            .bind::<Text, _>(request.namespace)
-                            .bind::<SmallInt, _>(i16::from(request.scalability_id))
-                            .execute($conn)?;
-                        diesel::sql_query(sql.take)
-                            .bind::<BigInt, _>(request.holder)
-                            .bind::<BigInt, _>(request.validity_us())
-                            .bind::<Text, _>(request.namespace)
-                            .bind::<SmallInt, _>(i16::from(request.scalability_id))
-                            .execute($conn)
-                    }
+                    Statement::Take(request) => diesel::sql_query(sql.insert_row)
+                        .bind::<Text, _>(request.namespace)
+                        .bind::<SmallInt, _>(i16::from(request.scalability_id))
+                        .execute($conn)
+                        .and_then(|_| {
+                            diesel::sql_query(sql.take)
+                                .bind::<BigInt, _>(request.holder)
+                                .bind::<BigInt, _>(request.validity_us())
+                                .bind::<Text, _>(request.namespace)
+                                .bind::<SmallInt, _>(i16::from(request.scalability_id))
+                                .execute($conn)
+                        }),
                     Statement::Renew(request) | Statement::Release(request) => {
                         let text = match statement {
                             Statement::Renew(_) => sql.renew,
@@ -215,7 +215,7 @@ impl Session {
             #[cfg(feature = "postgres")]
             Self::Postgres(conn) => conn.transaction(|conn| statements!(conn)),
             #[cfg(feature = "mysql")]
-            Self::Mysql(conn) => (|| statements!(conn))(),
+            Self::Mysql(conn) => statements!(conn),
         };
         Ok(changed?)
     }

@@ -291,6 +291,15 @@ fn failed_renewals_keep_issuing_until_the_deadline_then_fail_closed() {
         table.fault_next(Fault::Error);
         let (outcome, wait) = driver.step();
         assert_eq!(outcome, Outcome::Held);
+        // Backoff: from retry_min (less a quarter of jitter) to retry_max, and never past the
+        // deadline.
+        let left = Duration::from_millis(1_798) - clock.elapsed();
+        assert!(
+            wait == left
+                || (Duration::from_micros(37_500)..=Duration::from_millis(400)).contains(&wait),
+            "waited {wait:?} with {left:?} left"
+        );
+        assert!(wait <= left);
         assert_eq!(driver.shared.status().state, LeaseState::Confirming);
         assert!(
             generate(&driver).is_ok(),
