@@ -4,7 +4,8 @@
 #   - the C client libraries Diesel's backends link against (libpq, the MariaDB client,
 #     SQLite), pkg-config, and the C++ compiler libFuzzer's sources need (fuzz replay tests);
 #   - the servers and clients scripts/with-databases.sh runs the tests against: PostgreSQL
-#     (postgresql-common brings pg_virtualenv), MariaDB and PgBouncer.
+#     (postgresql-common brings pg_virtualenv), MariaDB and PgBouncer;
+#   - libfaketime, which steps a lease replica's wall clock in the clock-step scenarios.
 # Silent and quick when everything is there. Installing needs root; without it, this names
 # what to install and fails.
 set -euo pipefail
@@ -18,6 +19,7 @@ packages=(
   # scripts that set up /var/lib/mysql or start a system-wide service.
   mariadb-server-core mariadb-client-core
   pgbouncer
+  libfaketime
 )
 
 # One dpkg-query for all of them keeps the common case (nothing to do) fast. It fails when

@@ -40,7 +40,7 @@ describe() {
     fuzz) echo "fuzz targets: lints, and the saved inputs replayed as tests" ;;
     servers) echo "PostgreSQL, PgBouncer and MariaDB started (throwaway, loopback)" ;;
     tests) echo "tests and doctests against the servers and SQLite files, but the lease faults" ;;
-    leases) echo "the lease fault scenarios (sqlx and Diesel; PostgreSQL, PgBouncer, MariaDB)" ;;
+    leases) echo "the lease fault scenarios (sqlx and Diesel on PostgreSQL, PgBouncer and MariaDB; the tokio-postgres store on PostgreSQL and PgBouncer)" ;;
     benchmarks) echo "benchmarks run once each, and the database-scale one in smoke mode" ;;
     examples) echo "the README's main job and the SQLite examples" ;;
     openapi) echo "the example API's OpenAPI document, through openapi-spec-validator" ;;
@@ -144,7 +144,7 @@ step_fuzz() {
 # step, run alone (sub-second renewals lose leases on two busy cores).
 step_tests() { cargo test --workspace --all-features -- --skip lease_faults::; }
 
-step_leases() { cargo test --workspace --all-features --test sqlx --test diesel lease_faults::; }
+step_leases() { cargo test --workspace --all-features --test sqlx --test diesel --test tokio_postgres lease_faults::; }
 
 step_benchmarks() {
   # Each criterion benchmark once, in criterion's test mode, from the build step's build.

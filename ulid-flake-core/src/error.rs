@@ -80,6 +80,20 @@ pub enum Error {
         /// given up (released, or in a forked child).
         valid_until_unix_ms: Option<i64>,
     },
+    /// A leased generator's lease is held, but this machine's wall clock, which stamps the
+    /// IDs, was found further from the database's than the lease's margin allows (half of
+    /// it: two replicas within that of one clock are within the margin of each other). The
+    /// lease keeps its id renewed and issues IDs again once a renewal finds the clocks
+    /// agreeing (see `ulid_flake_core::lease`).
+    ClockSkew {
+        /// The scalability id the lease holds.
+        scalability_id: u8,
+        /// How far this machine's wall clock was from the database's, in ms: positive when
+        /// ahead, negative when behind (the middle of the interval the round trip allows).
+        skew_ms: i64,
+        /// The largest difference allowed, in ms.
+        bound_ms: u64,
+    },
     /// A moment lies before the epoch or more than `2^43 - 1` ms after it.
     TimestampOutOfRange {
         /// The moment, in milliseconds since the epoch (negative before it).
@@ -235,6 +249,18 @@ impl fmt::Display for Error {
                 "scalability-id lease not valid: expected a lease on id {scalability_id} \
                  confirmed until after now, found none (not acquired yet, given up, or held by \
                  the parent of this forked process)"
+            ),
+            Self::ClockSkew {
+                scalability_id,
+                skew_ms,
+                bound_ms,
+            } => write!(
+                f,
+                "clock skew: expected this machine's wall clock within {bound_ms} ms of the \
+                 database's, found it {} ms {}; no ID under scalability id {scalability_id} \
+                 until they agree",
+                skew_ms.unsigned_abs(),
+                if skew_ms < 0 { "behind" } else { "ahead" }
             ),
             Self::TimestampOutOfRange { found_ms } => write!(
                 f,

@@ -3,13 +3,12 @@
 
 use core::fmt;
 
-use diesel::connection::SimpleConnection;
+use std::time::Duration;
+
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, SmallInt, Text};
-use ulid_flake_core::lease::sql::LeaseSql;
-use ulid_flake_core::lease::{
-    LeaseError, LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease,
-};
+use ulid_flake_core::lease::sql::{Dialect, LeaseDatabase, Param, SqlLeaseStore, Statement};
+use ulid_flake_core::lease::{LeaseError, LeaseOptions, ScalabilityIdLease};
 
 /// Leases a scalability id from PostgreSQL at `url` (anything libpq takes), directly or
 /// through any pooler (PgBouncer's transaction mode included), as the core's
@@ -36,7 +35,7 @@ use ulid_flake_core::lease::{
 /// ```
 #[cfg(feature = "postgres")]
 pub fn lease_postgres(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLease, LeaseError> {
-    ScalabilityIdLease::acquire(DieselLeaseStore::postgres(url), options)
+    ScalabilityIdLease::acquire(DieselLeaseStore::postgres(url)?, options)
 }
 
 /// Leases a scalability id from MySQL or MariaDB at `url`, as [`lease_postgres`] does.
@@ -54,35 +53,39 @@ pub fn lease_postgres(url: &str, options: LeaseOptions) -> Result<ScalabilityIdL
 /// ```
 #[cfg(feature = "mysql")]
 pub fn lease_mysql(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLease, LeaseError> {
-    ScalabilityIdLease::acquire(DieselLeaseStore::mysql(url), options)
+    ScalabilityIdLease::acquire(DieselLeaseStore::mysql(url)?, options)
 }
 
-/// The [`LeaseStore`] of Diesel: one connection of its own, opened when first needed and
-/// again after any error. [`lease_postgres`] and [`lease_mysql`] build one.
+/// The lease store of Diesel: the core's [`SqlLeaseStore`] over [`DieselLeaseDatabase`].
+/// [`lease_postgres`] and [`lease_mysql`] build one.
 ///
 /// ```no_run
 /// use ulid_flake_diesel::DieselLeaseStore;
 /// use ulid_flake_diesel::lease::{LeaseOptions, ScalabilityIdLease};
 ///
-/// let lease = ScalabilityIdLease::acquire(
-///     DieselLeaseStore::postgres("postgres://app@db/app"),
-///     LeaseOptions::new("billing"),
-/// )?;
+/// let store = DieselLeaseStore::postgres("postgres://app@db/app")?;
+/// let lease = ScalabilityIdLease::acquire(store, LeaseOptions::new("billing"))?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct DieselLeaseStore {
+pub type DieselLeaseStore = SqlLeaseStore<DieselLeaseDatabase>;
+
+/// Diesel's way to the lease table: a connection of the lease's own, established from the
+/// URL. Diesel's connections cannot bound a call: the timeouts are not applied (see
+/// [`lease_postgres`]).
+///
+/// ```
+/// use ulid_flake_diesel::DieselLeaseStore;
+///
+/// let store = DieselLeaseStore::mysql("mysql://app@db/app")?;
+/// # Ok::<(), ulid_flake_diesel::lease::LeaseError>(())
+/// ```
+pub struct DieselLeaseDatabase {
     url: String,
-    backend: Backend,
-    connection: Option<Session>,
+    dialect: Dialect,
 }
 
-#[derive(Clone, Copy)]
-enum Backend {
-    #[cfg(feature = "postgres")]
-    Postgres,
-    #[cfg(feature = "mysql")]
-    Mysql,
-}
+/// A connection of [`DieselLeaseDatabase`].
+pub struct DieselLeaseConnection(Session);
 
 enum Session {
     #[cfg(feature = "postgres")]
@@ -91,149 +94,100 @@ enum Session {
     Mysql(MysqlConnection),
 }
 
-/// A statement of the lease: which SQL, with which parameters.
-#[derive(Clone, Copy)]
-enum Statement<'a> {
-    /// `insert_row` then `take` (in one transaction on PostgreSQL, each alone on MySQL).
-    Take(&'a LeaseRequest<'a>),
-    Renew(&'a LeaseRequest<'a>),
-    Release(&'a LeaseRequest<'a>),
+/// The database's clock, as `Dialect::database_time` names its column.
+#[derive(QueryableByName)]
+struct DatabaseTime {
+    #[diesel(sql_type = BigInt)]
+    now_us: i64,
 }
 
-impl DieselLeaseStore {
-    /// A store on PostgreSQL at `url`; nothing connects until the first call.
-    ///
-    /// ```
-    /// let store = ulid_flake_diesel::DieselLeaseStore::postgres("postgres://app@db/app");
-    /// ```
-    #[cfg(feature = "postgres")]
-    pub fn postgres(url: &str) -> Self {
-        Self::new(url, Backend::Postgres)
-    }
-
-    /// A store on MySQL or MariaDB at `url`; nothing connects until the first call.
-    ///
-    /// ```
-    /// let store = ulid_flake_diesel::DieselLeaseStore::mysql("mysql://app@db/app");
-    /// ```
-    #[cfg(feature = "mysql")]
-    pub fn mysql(url: &str) -> Self {
-        Self::new(url, Backend::Mysql)
-    }
-
-    fn new(url: &str, backend: Backend) -> Self {
-        Self {
-            url: url.into(),
-            backend,
-            connection: None,
-        }
-    }
-
-    /// Runs `statement` in a transaction of its own and returns the rows it changed; drops
-    /// the connection on any error.
-    fn run(&mut self, statement: Statement<'_>) -> Result<usize, DatabaseError> {
-        if self.connection.is_none() {
-            self.connection = Some(connect(&self.url, self.backend)?);
-        }
-        let session = self.connection.as_mut().expect("connected above");
-        let result = session.execute(statement);
-        if result.is_err() {
-            self.connection = None;
-        }
-        result
-    }
-}
-
-/// Opens the lease's connection and creates the table if missing.
-fn connect(url: &str, backend: Backend) -> Result<Session, DatabaseError> {
-    let mut session = match backend {
-        #[cfg(feature = "postgres")]
-        Backend::Postgres => Session::Postgres(PgConnection::establish(url)?),
-        #[cfg(feature = "mysql")]
-        Backend::Mysql => Session::Mysql(MysqlConnection::establish(url)?),
-    };
-    let create_table = session.sql().create_table;
-    match &mut session {
-        #[cfg(feature = "postgres")]
-        Session::Postgres(conn) => conn.batch_execute(create_table)?,
-        #[cfg(feature = "mysql")]
-        Session::Mysql(conn) => conn.batch_execute(create_table)?,
-    }
-    Ok(session)
-}
-
-impl Session {
-    fn sql(&self) -> &'static LeaseSql {
-        match self {
-            #[cfg(feature = "postgres")]
-            Self::Postgres(_) => &ulid_flake_core::lease::sql::POSTGRES,
-            #[cfg(feature = "mysql")]
-            Self::Mysql(_) => &ulid_flake_core::lease::sql::MYSQL,
-        }
-    }
-
-    /// The statement. On PostgreSQL in a transaction of its own: behind a transaction-mode
-    /// pooler, its prepare and execute then reach one server session. On MySQL/MariaDB each
-    /// statement stands alone, autocommitted: InnoDB keeps a statement's locks until its
-    /// transaction ends (even `INSERT IGNORE` meeting an existing row keeps a shared lock), so
-    /// a transaction held open across round trips by a slow or paused contender would block
-    /// the holder's renewal past its deadline. Each statement is safe alone: the row's insert
-    /// is idempotent and every update is one conditional statement.
-    fn execute(&mut self, statement: Statement<'_>) -> Result<usize, DatabaseError> {
-        let sql = self.sql();
-        macro_rules! statements {
-            ($conn:expr) => {
-                match statement {
-                    Statement::Take(request) => diesel::sql_query(sql.insert_row)
-                        .bind::<Text, _>(request.namespace)
-                        .bind::<SmallInt, _>(i16::from(request.scalability_id))
-                        .execute($conn)
-                        .and_then(|_| {
-                            diesel::sql_query(sql.take)
-                                .bind::<BigInt, _>(request.holder)
-                                .bind::<BigInt, _>(request.validity_us())
-                                .bind::<Text, _>(request.namespace)
-                                .bind::<SmallInt, _>(i16::from(request.scalability_id))
-                                .execute($conn)
-                        }),
-                    Statement::Renew(request) | Statement::Release(request) => {
-                        let text = match statement {
-                            Statement::Renew(_) => sql.renew,
-                            _ => sql.release,
-                        };
-                        diesel::sql_query(text)
-                            .bind::<BigInt, _>(request.validity_us())
-                            .bind::<Text, _>(request.namespace)
-                            .bind::<SmallInt, _>(i16::from(request.scalability_id))
-                            .bind::<BigInt, _>(request.holder)
-                            .execute($conn)
-                    }
-                }
+/// The statement as a Diesel query of backend `$backend`, its parameters bound in order.
+macro_rules! query {
+    ($statement:expr, $backend:ty) => {{
+        let mut query = diesel::sql_query($statement.sql()).into_boxed::<$backend>();
+        for param in $statement.params() {
+            query = match *param {
+                Param::BigInt(value) => query.bind::<BigInt, _>(value),
+                Param::SmallInt(value) => query.bind::<SmallInt, _>(value),
+                Param::Text(value) => query.bind::<Text, _>(value),
             };
         }
-        let changed = match self {
-            #[cfg(feature = "postgres")]
-            Self::Postgres(conn) => conn.transaction(|conn| statements!(conn)),
-            #[cfg(feature = "mysql")]
-            Self::Mysql(conn) => statements!(conn),
-        };
-        Ok(changed?)
-    }
+        query
+    }};
 }
 
-impl LeaseStore for DieselLeaseStore {
+impl LeaseDatabase for DieselLeaseDatabase {
+    type Connection = DieselLeaseConnection;
     type Error = DatabaseError;
 
-    fn take(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(self.run(Statement::Take(request))? == 1)
+    fn open(dialect: Dialect, url: &str) -> Result<Self, LeaseError> {
+        match dialect {
+            #[cfg(feature = "postgres")]
+            Dialect::Postgres => {}
+            #[cfg(feature = "mysql")]
+            Dialect::MySql => {}
+            #[allow(
+                unreachable_patterns,
+                reason = "with both backends, every dialect is above"
+            )]
+            other => {
+                return Err(LeaseError::Database(
+                    format!("this build of ulid-flake-diesel has no {other} backend: expected its feature on, found it off").into(),
+                ));
+            }
+        }
+        Ok(Self {
+            url: url.into(),
+            dialect,
+        })
     }
 
-    fn renew(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(self.run(Statement::Renew(request))? == 1)
+    fn connect(&mut self, _: Duration) -> Result<DieselLeaseConnection, DatabaseError> {
+        let session = match self.dialect {
+            #[cfg(feature = "postgres")]
+            Dialect::Postgres => Session::Postgres(PgConnection::establish(&self.url)?),
+            #[cfg(feature = "mysql")]
+            Dialect::MySql => Session::Mysql(MysqlConnection::establish(&self.url)?),
+            #[allow(unreachable_patterns, reason = "`open` refused the others")]
+            _ => unreachable!("no backend for {}", self.dialect),
+        };
+        Ok(DieselLeaseConnection(session))
     }
 
-    fn release(&mut self, request: &LeaseRequest<'_>) -> Result<(), Self::Error> {
-        self.run(Statement::Release(request)).map(drop)
+    /// On PostgreSQL in a transaction of its own, which a pooler keeps on one server
+    /// session from the statement's prepare to its execution; on MySQL autocommitted.
+    fn execute(
+        &mut self,
+        connection: &mut DieselLeaseConnection,
+        statement: &Statement<'_>,
+        _: Duration,
+    ) -> Result<u64, DatabaseError> {
+        let changed = match &mut connection.0 {
+            #[cfg(feature = "postgres")]
+            Session::Postgres(conn) => {
+                conn.transaction(|conn| query!(statement, diesel::pg::Pg).execute(conn))?
+            }
+            #[cfg(feature = "mysql")]
+            Session::Mysql(conn) => query!(statement, diesel::mysql::Mysql).execute(conn)?,
+        };
+        Ok(changed as u64)
+    }
+
+    fn query_i64(
+        &mut self,
+        connection: &mut DieselLeaseConnection,
+        statement: &Statement<'_>,
+        _: Duration,
+    ) -> Result<i64, DatabaseError> {
+        let time: DatabaseTime = match &mut connection.0 {
+            #[cfg(feature = "postgres")]
+            Session::Postgres(conn) => {
+                conn.transaction(|conn| query!(statement, diesel::pg::Pg).get_result(conn))?
+            }
+            #[cfg(feature = "mysql")]
+            Session::Mysql(conn) => query!(statement, diesel::mysql::Mysql).get_result(conn)?,
+        };
+        Ok(time.now_us)
     }
 }
 

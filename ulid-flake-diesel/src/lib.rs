@@ -204,14 +204,16 @@ pub use ulid_flake_core::*;
 /// The core's Diesel-only type, at this crate's root where Diesel users look for it.
 pub use ulid_flake_core::diesel2::OptionalId;
 
-#[cfg(any(feature = "postgres", feature = "mysql"))]
+#[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
 mod lease_store;
-#[cfg(feature = "mysql")]
+#[cfg(all(feature = "lease", feature = "mysql"))]
 pub use lease_store::lease_mysql;
-#[cfg(feature = "postgres")]
+#[cfg(all(feature = "lease", feature = "postgres"))]
 pub use lease_store::lease_postgres;
-#[cfg(any(feature = "postgres", feature = "mysql"))]
-pub use lease_store::{DatabaseError, DieselLeaseStore};
+#[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
+pub use lease_store::{
+    DatabaseError, DieselLeaseConnection, DieselLeaseDatabase, DieselLeaseStore,
+};
 
 /// Diesel declarations of the SQL helper functions, for the query builder. Create them in the
 /// database first (`create_postgres_functions`, `create_mysql_functions`). The functions

@@ -294,12 +294,12 @@ pub use ulid_flake_core::*;
 
 #[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
 mod lease_store;
-#[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
-pub use lease_store::SqlxLeaseStore;
 #[cfg(all(feature = "lease", feature = "mysql"))]
 pub use lease_store::lease_mysql;
 #[cfg(all(feature = "lease", feature = "postgres"))]
 pub use lease_store::lease_postgres;
+#[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
+pub use lease_store::{SqlxLeaseConnection, SqlxLeaseDatabase, SqlxLeaseStore};
 
 /// Migrations that create the SQL helper functions on PostgreSQL (version
 /// `20240101000000`): [`sql::POSTGRES_FUNCTIONS`] as a sqlx migrator.

@@ -232,6 +232,8 @@ impl<C, R> GeneratorBuilder<C, R> {
             gate: AtomicU64::new(gate::word(deadline, config.low_bits)),
             forks_seen: AtomicU64::new(fork::count()),
             lost_deadline: AtomicU64::new(0),
+            skew_ms: AtomicU64::new(super::state::NO_SKEW),
+            skew_bound_ms: AtomicU64::new(0),
             config,
             clock: self.clock,
             random: self.random,

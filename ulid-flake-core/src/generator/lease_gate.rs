@@ -9,7 +9,7 @@ use loom::sync::atomic::Ordering;
 use super::clock::Clock;
 use super::gate;
 use super::random::RandomSource;
-use super::state::{Generator, NO_ID_YET};
+use super::state::{Generator, NO_ID_YET, NO_SKEW};
 use crate::error::Error;
 use crate::layout::RANDOMNESS_BITS;
 
@@ -30,6 +30,7 @@ impl<C: Clock, R: RandomSource> LeaseGate<'_, C, R> {
     /// `deadline` (ms since the epoch, exclusive).
     pub(crate) fn open(&self, scalability_id: u8, deadline: u64) {
         self.generator.lost_deadline.store(0, Ordering::Release);
+        self.generator.skew_ms.store(NO_SKEW, Ordering::Release);
         let word = gate::word(deadline.min(gate::UNLEASED - 1), scalability_id.into());
         self.generator.gate.store(word, Ordering::Release);
     }
@@ -49,6 +50,23 @@ impl<C: Clock, R: RandomSource> LeaseGate<'_, C, R> {
             .store(deadline, Ordering::Release);
     }
 
+    /// Closes the gate because this machine's wall clock is `skew_ms` off the database's
+    /// (positive: ahead), more than `bound_ms` allows, so that a refused ID says so.
+    pub(crate) fn close_skewed(&self, skew_ms: i64, bound_ms: u64) {
+        let generator = self.generator;
+        generator.lost_deadline.store(0, Ordering::Release);
+        generator.skew_bound_ms.store(bound_ms, Ordering::Release);
+        // Never the sentinel: i64::MIN ms is no skew a clock can show.
+        generator
+            .skew_ms
+            .store(skew_ms.max(i64::MIN + 1) as u64, Ordering::Release);
+        let _ = generator
+            .gate
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |word| {
+                Some(gate::word(0, gate::scalability_id(word)))
+            });
+    }
+
     /// The gate's deadline (ms since the epoch, exclusive) and scalability id.
     pub(crate) fn state(&self) -> (u64, u8) {
         let word = self.generator.gate.load(Ordering::Acquire);
@@ -66,8 +84,10 @@ impl<C: Clock, R: RandomSource> LeaseGate<'_, C, R> {
         self.generator.now()
     }
 
-    /// Marks the last millisecond exhausted, so that the next ID takes a fresh reading.
-    pub(crate) fn leave_current_millisecond(&self) {
-        self.generator.leave_current_millisecond();
+    /// Marks every millisecond before `ms` (since the epoch) used up, and the last ID's: the
+    /// next ID is stamped in `ms` or later, after the last one, or refused while the clock is
+    /// behind that by more than the rollback allowance.
+    pub(crate) fn leave_milliseconds_before(&self, ms: u64) {
+        self.generator.leave_milliseconds_before(ms);
     }
 }

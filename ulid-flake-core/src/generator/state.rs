@@ -12,6 +12,9 @@ use loom::sync::atomic::{AtomicU64, Ordering};
 use super::clock::{Clock, SystemClock};
 use super::config::{Config, Layout};
 use super::gate;
+
+/// `Generator::skew_ms` when the clocks were not found apart.
+pub(super) const NO_SKEW: u64 = i64::MIN as u64;
 use super::random::{RandomSource, ThreadRandom};
 use crate::epoch::Epoch;
 
@@ -47,6 +50,11 @@ pub struct Generator<C = SystemClock, R = ThreadRandom> {
     /// since the epoch), for the error to say since when; 0 otherwise. Read only when an ID
     /// is refused.
     pub(super) lost_deadline: AtomicU64,
+    /// While the gate is closed because this machine's wall clock and the database's
+    /// disagree: by how much (i64 ms, this clock minus the database's), and the bound (ms);
+    /// [`NO_SKEW`] otherwise. Read only when an ID is refused.
+    pub(super) skew_ms: AtomicU64,
+    pub(super) skew_bound_ms: AtomicU64,
     pub(super) config: Config,
     pub(super) clock: C,
     pub(super) random: R,

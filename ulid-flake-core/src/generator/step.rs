@@ -9,7 +9,7 @@ use loom::sync::atomic::Ordering;
 
 use super::clock::Clock;
 use super::random::RandomSource;
-use super::state::{Generator, NO_ID_YET};
+use super::state::{Generator, NO_ID_YET, NO_SKEW};
 use super::{fork, gate};
 use crate::error::Error;
 use crate::layout::RANDOMNESS_BITS;
@@ -139,6 +139,14 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// the lease ran out then.
     #[cold]
     fn lease_not_valid(&self, gate: u64) -> Error {
+        let skew = self.skew_ms.load(Ordering::Acquire);
+        if skew != NO_SKEW {
+            return Error::ClockSkew {
+                scalability_id: gate::scalability_id(gate) as u8,
+                skew_ms: skew as i64,
+                bound_ms: self.skew_bound_ms.load(Ordering::Acquire),
+            };
+        }
         let deadline = match gate::deadline(gate) {
             0 => self.lost_deadline.load(Ordering::Acquire),
             deadline => deadline,
@@ -181,6 +189,25 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                     let low_bits = last & u64::from(crate::layout::SCALABILITY_ID_MAX);
                     config.compose(last >> RANDOMNESS_BITS, config.randomness_max, low_bits)
                 })
+            });
+    }
+
+    /// Marks every millisecond before `ms` (since the epoch) used up, and the last ID's
+    /// millisecond too: the next ID is stamped in `ms` or later and after the last one — or
+    /// refused, if the clock is then behind that by more than the rollback allowance.
+    #[cold]
+    pub(super) fn leave_milliseconds_before(&self, ms: u64) {
+        let config = &self.config;
+        let _ = self
+            .last
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
+                let last_ms = last >> RANDOMNESS_BITS;
+                let (used_up, low_bits) = if last == NO_ID_YET || last_ms < ms.saturating_sub(1) {
+                    (ms.saturating_sub(1), config.low_bits)
+                } else {
+                    (last_ms, last & u64::from(crate::layout::SCALABILITY_ID_MAX))
+                };
+                Some(config.compose(used_up, config.randomness_max, low_bits))
             });
     }
 
@@ -257,6 +284,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// up: no loss to report).
     pub(super) fn close_gate(&self) {
         self.lost_deadline.store(0, Ordering::Release);
+        self.skew_ms.store(NO_SKEW, Ordering::Release);
         let _ = self
             .gate
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |word| {

@@ -183,7 +183,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     ///   from the last ID's millisecond, and when that is exhausted, moves to the next one
     ///   without waiting for the clock, so IDs may run ahead of a clock that stays behind;
     ///   they never go back.
-    /// - **A lease is not valid** ([`Error::LeaseNotValid`], a leased generator): it waits for
+    /// - **A lease is not valid** ([`Error::LeaseNotValid`], or [`Error::ClockSkew`]: a leased
+    ///   generator whose wall clock is too far from the database's): it waits for
     ///   the lease, checking every millisecond, for up to [`NEW_ID_LEASE_WAIT`]; past that it
     ///   panics with the lease's error rather than issue an ID another replica may issue too.
     ///
@@ -232,7 +233,9 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                     floor = self.last.load(Ordering::Acquire) >> RANDOMNESS_BITS;
                     continue;
                 }
-                Error::LeaseNotValid { .. } if lease_waited_ms < NEW_ID_LEASE_WAIT.as_millis() => {
+                Error::LeaseNotValid { .. } | Error::ClockSkew { .. }
+                    if lease_waited_ms < NEW_ID_LEASE_WAIT.as_millis() =>
+                {
                     lease_waited_ms += 1;
                     self.clock.wait_until(self.clock.unix_ms() + 1);
                     continue;

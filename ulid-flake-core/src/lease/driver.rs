@@ -36,6 +36,9 @@ pub(crate) struct Shared<C> {
 #[derive(Default)]
 struct Record {
     state: Option<LeaseState>,
+    /// While [`LeaseState::Skewed`]: until when (monotonic) the row is known to be this
+    /// lease's.
+    skewed_until: Option<Duration>,
     scalability_id: Option<u8>,
     valid_until_unix_ms: Option<i64>,
     last_error: Option<String>,
@@ -102,6 +105,13 @@ impl<C: LeaseClock> Shared<C> {
             // The deadline passed while the thread waits on the database: the generator has
             // stopped already, whatever the thread last wrote.
             Some(LeaseState::Held | LeaseState::Confirming) if now >= deadline => LeaseState::Lost,
+            Some(LeaseState::Skewed)
+                if record
+                    .skewed_until
+                    .is_none_or(|until| self.generator.clock().monotonic() >= until) =>
+            {
+                LeaseState::Lost
+            }
             Some(state) => state,
             None => LeaseState::Lost,
         };
@@ -169,6 +179,26 @@ struct Held {
     deadline: Duration,
 }
 
+/// The database's clock as last read: µs since the Unix epoch, and when (monotonic) the
+/// answer came.
+#[derive(Clone, Copy, Debug)]
+struct DatabaseReading {
+    at_us: i64,
+    received: Duration,
+}
+
+/// How this machine's wall clock compared with the database's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Clocks {
+    /// Within the bound, whatever the round trip hid.
+    Agree,
+    /// Beyond the bound, whatever the round trip hid: `skew_ms` apart (this clock minus
+    /// the database's, the middle of the interval the round trip allows).
+    Apart { skew_ms: i64 },
+    /// The round trip was too long to tell.
+    Unknown { round_trip: Duration },
+}
+
 /// How a step ended.
 #[derive(Debug, PartialEq)]
 pub(crate) enum Outcome {
@@ -191,6 +221,7 @@ pub(crate) struct Driver<S: LeaseStore, C> {
     /// Failed attempts in a row, for the backoff.
     failures: u32,
     last_failure: Option<S::Error>,
+    database_clock: Option<DatabaseReading>,
 }
 
 impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
@@ -202,6 +233,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             previous: None,
             failures: 0,
             last_failure: None,
+            database_clock: None,
         }
     }
 
@@ -253,13 +285,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         gate.close();
         let mut release_error = None;
         if let Some(held) = self.held.take() {
-            // The margin, plus however far the generator stamped IDs ahead of its clock
-            // (`new_id` after a rollback): the next holder starts after both.
-            let ahead_ms = match (gate.last_ms(), gate.now()) {
-                (Some(last), Ok(now)) => last.saturating_sub(now),
-                _ => 0,
-            };
-            let grace = self.shared.timing.margin + Duration::from_millis(ahead_ms);
+            let grace = self.shared.timing.margin + Duration::from_millis(self.ahead_ms());
             // A release is one idempotent statement, so a failed one is sent again: InnoDB
             // picks a statement as a deadlock's victim and rolls it back, and a connection
             // may drop. Only the last error is reported; the row expires by itself anyway.
@@ -308,17 +334,18 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             .store
             .renew(&request(&self.shared, held.scalability_id, validity))
         {
-            Ok(true) => {
-                if self.confirm(held.scalability_id, sent) {
-                    self.failures = 0;
-                    // The status's error is the last failure since the lease was confirmed.
-                    self.shared.record().last_error = None;
-                    (Outcome::Held, self.shared.timing.renew_every)
-                } else {
-                    self.lose(held, "the renewal's answer came after the validity ran out");
-                    (Outcome::Lost, Duration::ZERO)
+            Ok(true) => match self.compare_clocks() {
+                Ok(Clocks::Agree) => self.renewed(held, sent),
+                Ok(Clocks::Apart { skew_ms }) => {
+                    self.hold_apart(held.scalability_id, sent, skew_ms)
                 }
-            }
+                Ok(Clocks::Unknown { round_trip }) => {
+                    self.clocks_unknown(round_trip, "renewal");
+                    let left = held.deadline.saturating_sub(self.monotonic());
+                    (Outcome::Held, self.backoff().min(left))
+                }
+                Err(error) => self.renewal_failed(held, error),
+            },
             Ok(false) => {
                 self.lose(
                     held,
@@ -326,13 +353,34 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                 );
                 (Outcome::Lost, Duration::ZERO)
             }
-            Err(error) => {
-                crate::macros::event!("ulid_flake::lease", warn, namespace = %self.shared.namespace, scalability_id = held.scalability_id, %error, "scalability-id lease renewal failed");
-                self.fail(error, Some(LeaseState::Confirming));
-                let left = held.deadline.saturating_sub(self.monotonic());
-                (Outcome::Held, self.backoff().min(left))
-            }
+            Err(error) => self.renewal_failed(held, error),
         }
+    }
+
+    /// A renewal the database granted, with the clocks agreeing.
+    fn renewed(&mut self, held: Held, sent: Duration) -> (Outcome, Duration) {
+        if self.confirm(held.scalability_id, sent) {
+            self.failures = 0;
+            // The status's error is the last failure since the lease was confirmed.
+            self.shared.record().last_error = None;
+            (Outcome::Held, self.shared.timing.renew_every)
+        } else {
+            self.lose(held, "the renewal's answer came after the validity ran out");
+            (Outcome::Lost, Duration::ZERO)
+        }
+    }
+
+    /// A renewal (or the clock reading after it) failed: the deadline stands, and the next
+    /// attempt comes after the backoff, never after the deadline.
+    fn renewal_failed(&mut self, held: Held, error: S::Error) -> (Outcome, Duration) {
+        crate::macros::event!("ulid_flake::lease", warn, namespace = %self.shared.namespace, scalability_id = held.scalability_id, %error, "scalability-id lease renewal failed");
+        let state = match self.shared.record().state {
+            Some(LeaseState::Skewed) => LeaseState::Skewed,
+            _ => LeaseState::Confirming,
+        };
+        self.fail(error, Some(state));
+        let left = held.deadline.saturating_sub(self.monotonic());
+        (Outcome::Held, self.backoff().min(left))
     }
 
     fn acquire(&mut self) -> (Outcome, Duration) {
@@ -350,22 +398,45 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             } else {
                 self.store.take(&request)
             };
-            match result {
-                Ok(true) if self.confirm(scalability_id, sent) => {
+            let clocks = match result {
+                Ok(true) => Some(self.compare_clocks()),
+                _ => None,
+            };
+            match (result, clocks) {
+                (Ok(true), Some(Ok(Clocks::Apart { skew_ms }))) => {
+                    let outcome = self.hold_apart(scalability_id, sent, skew_ms);
+                    if outcome.0 == Outcome::Held {
+                        self.acquired(scalability_id);
+                    }
+                    return outcome;
+                }
+                // Taken, but the clocks could not be compared: the row is this lease's, and
+                // is tried first next time, by renewal.
+                (Ok(true), Some(Ok(Clocks::Unknown { round_trip }))) => {
+                    self.previous = Some(scalability_id);
+                    self.clocks_unknown(round_trip, "take");
+                    return (Outcome::Failed, self.backoff());
+                }
+                (Ok(true), Some(Err(error))) => {
+                    self.previous = Some(scalability_id);
+                    self.fail(error, None);
+                    return (Outcome::Failed, self.backoff());
+                }
+                (Ok(true), _) if self.confirm(scalability_id, sent) => {
                     self.acquired(scalability_id);
                     return (Outcome::Held, self.shared.timing.renew_every);
                 }
                 // Taken, but the answer came too late to use: the row expires on its own, and
                 // is tried first next time, by renewal (it is this lease's own).
-                Ok(true) => {
+                (Ok(true), _) => {
                     self.previous = Some(scalability_id);
                     self.failures += 1;
                     self.shared.record().last_error =
                         Some("the acquisition's answer came after its validity ran out".into());
                     return (Outcome::Lost, self.backoff());
                 }
-                Ok(false) => {}
-                Err(error) => {
+                (Ok(false), _) => {}
+                (Err(error), _) => {
                     // The take may have committed before the error: try that id first, by
                     // renewal, next time.
                     self.previous = Some(scalability_id);
@@ -418,9 +489,10 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             .held
             .is_none_or(|held| held.scalability_id != scalability_id);
         if moved {
-            // IDs under this id start from a reading taken now, not from a millisecond
-            // stamped before the id was this lease's.
-            gate.leave_current_millisecond();
+            // IDs under this id start from the reading taken now: not in a millisecond
+            // stamped before the id was this lease's, nor in one before the reading if the
+            // wall clock steps back before the next renewal compares it with the database's.
+            gate.leave_milliseconds_before(timestamp);
         }
         gate.open(scalability_id, gate_deadline);
         self.held = Some(Held {
@@ -428,11 +500,143 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             deadline,
         });
         let mut record = self.shared.record();
+        if record.state == Some(LeaseState::Skewed) {
+            crate::macros::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, scalability_id, "wall clock agrees with the database's again: issuing IDs");
+        }
         record.state = Some(LeaseState::Held);
+        record.skewed_until = None;
         record.scalability_id = Some(scalability_id);
         record.valid_until_unix_ms =
             Some((self.shared.generator.epoch().unix_ms() + gate_deadline) as i64);
         true
+    }
+
+    /// Reads the database's clock and compares this machine's wall clock with it. The
+    /// database read its clock between the two readings here, so the difference lies in an
+    /// interval as wide as the round trip; the clocks agree when all of it is within the
+    /// bound, and are apart when none of it is.
+    fn compare_clocks(&mut self) -> Result<Clocks, S::Error> {
+        let clock = self.shared.generator.clock();
+        let asked = self.monotonic();
+        let before_ms = clock.unix_ms();
+        let at_us = self
+            .store
+            .database_time(self.shared.timing.request_timeout)?;
+        let after_ms = clock.unix_ms();
+        let received = self.monotonic();
+        self.database_clock = Some(DatabaseReading { at_us, received });
+        let round_trip = received.saturating_sub(asked);
+        if after_ms < before_ms {
+            // Stepped back between the two readings: nothing to tell from them.
+            return Ok(Clocks::Unknown { round_trip });
+        }
+        let bound = self.skew_bound().as_micros() as i64;
+        // This clock minus the database's, in µs; a millisecond reading is up to 1 ms short.
+        let low = before_ms.saturating_mul(1000).saturating_sub(at_us);
+        let high = after_ms
+            .saturating_add(1)
+            .saturating_mul(1000)
+            .saturating_sub(at_us);
+        Ok(if low >= -bound && high <= bound {
+            Clocks::Agree
+        } else if low > bound || high < -bound {
+            Clocks::Apart {
+                skew_ms: (low / 2 + high / 2).div_euclid(1000),
+            }
+        } else {
+            Clocks::Unknown { round_trip }
+        })
+    }
+
+    /// *m*/2: each holder within it of the database's clock keeps any two holders within *m*
+    /// of each other.
+    fn skew_bound(&self) -> Duration {
+        self.shared.timing.margin / 2
+    }
+
+    /// The database granted `scalability_id` for a call sent at `sent`, but this machine's
+    /// wall clock is `skew_ms` from the database's: keeps the id (renewing it as usual) with
+    /// the gate closed, so that no ID is stamped by a clock that may repeat another holder's
+    /// milliseconds.
+    fn hold_apart(
+        &mut self,
+        scalability_id: u8,
+        sent: Duration,
+        skew_ms: i64,
+    ) -> (Outcome, Duration) {
+        let deadline = sent + self.shared.timing.usable_validity();
+        if self.monotonic() >= deadline {
+            if let Some(held) = self.held {
+                self.lose(held, "the renewal's answer came after the validity ran out");
+            }
+            return (Outcome::Lost, Duration::ZERO);
+        }
+        let bound_ms = self.skew_bound().as_millis() as u64;
+        self.shared
+            .generator
+            .lease_gate()
+            .close_skewed(skew_ms, bound_ms);
+        self.held = Some(Held {
+            scalability_id,
+            deadline,
+        });
+        self.failures = 0;
+        let error = crate::error::Error::ClockSkew {
+            scalability_id,
+            skew_ms,
+            bound_ms,
+        };
+        let mut record = self.shared.record();
+        record.state = Some(LeaseState::Skewed);
+        record.skewed_until = Some(deadline);
+        record.scalability_id = Some(scalability_id);
+        record.valid_until_unix_ms = None;
+        record.last_error = Some(error.to_string());
+        drop(record);
+        crate::macros::event!("ulid_flake::lease", error, namespace = %self.shared.namespace, scalability_id, skew_ms, bound_ms, "wall clock too far from the database's: no IDs until they agree");
+        (Outcome::Held, self.shared.timing.renew_every)
+    }
+
+    /// The clocks could not be compared after a `call` the database granted: it extends
+    /// nothing, and the deadline stands.
+    fn clocks_unknown(&mut self, round_trip: Duration, call: &str) {
+        self.failures += 1;
+        let bound = self.skew_bound();
+        let message = std::format!(
+            "the database's clock came back after a round trip of {round_trip:?}, too long to \
+             compare this machine's wall clock with it within ±{bound:?}: the {call} extends \
+             nothing"
+        );
+        crate::macros::event!("ulid_flake::lease", warn, namespace = %self.shared.namespace, %message, "scalability-id lease not extended");
+        let mut record = self.shared.record();
+        if record.state == Some(LeaseState::Held) {
+            record.state = Some(LeaseState::Confirming);
+        }
+        record.last_error = Some(message);
+    }
+
+    /// How far past the database's clock, now, the generator stamped its last ID, in ms (0
+    /// when not past it): the release's grace adds it to the margin, so that the next holder
+    /// stamps no millisecond this one did. Measured against this machine's wall clock (IDs
+    /// stamped ahead of it after a rollback) and against the database's, as last read plus
+    /// the monotonic time since (IDs stamped by a wall clock that stepped ahead before a
+    /// renewal found it apart): the larger.
+    fn ahead_ms(&self) -> u64 {
+        let gate = self.shared.generator.lease_gate();
+        let Some(last) = gate.last_ms() else {
+            return 0;
+        };
+        let ahead_of_wall = gate.now().map_or(0, |now| last.saturating_sub(now));
+        let ahead_of_database = self.database_clock.map_or(0, |reading| {
+            let since = self
+                .monotonic()
+                .saturating_sub(reading.received)
+                .mul_f64(1.0 - self.shared.timing.max_drift);
+            let database_now_ms = reading.at_us / 1000 + since.as_millis() as i64;
+            let last_unix_ms = (self.shared.generator.epoch().unix_ms() + last) as i64;
+            last_unix_ms.saturating_sub(database_now_ms).max(0) as u64
+        });
+        ahead_of_wall.max(ahead_of_database)
     }
 
     fn acquired(&mut self, scalability_id: u8) {

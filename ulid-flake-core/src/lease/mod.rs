@@ -2,10 +2,13 @@
 //! id no other replica uses at the same time — and a replica that cannot be sure of its lease
 //! issues none.
 //!
-//! This module holds the protocol once; the adapters supply a [`LeaseStore`] — a connection
-//! and the [SQL](sql) — `ulid-flake-sqlx` for sqlx (`lease_postgres`, `lease_mysql`) and
-//! `ulid-flake-diesel` for Diesel. Leases taken through either exclude each other: they share
-//! one table, `ulid_flake_leases`, with one row per namespace and id.
+//! This module holds the protocol once, and its statements ([`sql`]); an adapter supplies
+//! only a connection that runs them ([`sql::LeaseDatabase`]) — `ulid-flake-sqlx` for sqlx and
+//! `ulid-flake-diesel` for Diesel (feature `lease` in both: `lease_postgres`, `lease_mysql`,
+//! and `SqlxLeaseStore::postgres(url)` / `DieselLeaseStore::postgres(url)` to build the store
+//! yourself). Leases taken through either exclude each other: they share one table,
+//! `ulid_flake_leases`, with one row per namespace and id. What the lease needs from the
+//! database (the table, and `SELECT`, `INSERT`, `UPDATE` on it) is in [`sql`].
 //!
 //! ```
 //! use std::time::Duration;
@@ -18,6 +21,7 @@
 //! #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
 //! #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
 //! #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+//! #     fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> { Ok(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as i64) }
 //! # }
 //! # let store = Table;
 //! let lease = ScalabilityIdLease::acquire(store, LeaseOptions::new("billing"))?;
@@ -66,11 +70,32 @@
 //! before its deadline, translated into a millisecond of that clock when the renewal succeeds
 //! (one atomic load and one comparison, in the same word as the scalability id). The new
 //! holder's first millisecond follows the old holder's last by at least *m* minus the
-//! difference between their wall clocks. Keep replicas' clocks within *m* of each other (NTP
-//! does, by orders of magnitude), or raise *m*. A wall clock that steps back on the holder
-//! makes it issue IDs longer in real time, but never with a later millisecond than the
-//! deadline; one that steps forward by more than *m* is a clock difference beyond *m*, which
-//! the argument excludes.
+//! difference between their wall clocks, so that difference must stay below *m*.
+//!
+//! **Wall clocks are checked against the database's.** After every take and renewal the
+//! holder reads the database's clock (one more statement, `SELECT` of its `now`) between two
+//! readings of its own wall clock, so the difference between the two clocks lies in an
+//! interval as wide as that round trip. Each holder's clock within *m*/2 of the database's
+//! keeps any two holders within *m* of each other, so:
+//!
+//! - all of the interval within ±*m*/2: the clocks agree, and the renewal extends the lease;
+//! - none of it within: the wall clock is **skewed**. The holder keeps its id (it goes on
+//!   renewing it, so no other replica takes it) but issues no ID — [`Error::ClockSkew`], with
+//!   the skew found and the bound; state [`LeaseState::Skewed`] in the status, and a
+//!   `tracing` event — until a renewal finds the clocks agreeing again;
+//! - part of it within (a round trip longer than about *m*/2 − |skew|): nothing can be told,
+//!   so the renewal extends nothing and the deadline stands; round trips that stay that long
+//!   let the lease run out, and the holder stops at its deadline.
+//!
+//! Between two renewals a wall clock may step unnoticed. A step forward lets the holder stamp
+//! IDs ahead of the database's clock, but never past the deadline's millisecond (computed
+//! before the step, by a clock that agreed): a holder that dies is covered by its row's
+//! expiry, and one that hands the id on adds to its release's grace how far its last ID is
+//! ahead of the database's clock (as last read, plus the monotonic time since). A
+//! step back makes it issue IDs longer in real time, never with a later millisecond than the
+//! deadline, and never with one before the reading its take was confirmed with (the
+//! generator counts every millisecond before it as used up): a step back beyond the
+//! generator's rollback allowance is refused with [`Error::ClockMovedBackwards`].
 //!
 //! **Faults, and what happens.**
 //!
@@ -80,7 +105,9 @@
 //! | network partition, server stalled (`SIGSTOP`) | renewals fail or hang; it stops at its deadline, with [`Error::LeaseNotValid`] | takes the id only after the database sees the row expire, after the holder stopped |
 //! | holder paused (stop-the-world, `SIGSTOP`, VM migration) | on waking, its wall clock has passed the deadline: no ID; a renewal sent before the pause cannot extend it | may take the id once the row expired |
 //! | transaction-mode pooler (PgBouncer) | every statement stands alone, in its own transaction | — |
-//! | a slow or paused contender (its take stalled mid-way, for longer than the validity) | unaffected: on MySQL/MariaDB every lease statement is autocommitted, so no transaction of the contender's holds an InnoDB lock on the holder's row across round trips (an `INSERT IGNORE` that meets an existing row keeps a shared lock until its transaction ends); on PostgreSQL the take's insert and update lock no held row | waits, then is refused |
+//! | a slow or paused contender (its take stalled mid-way, for longer than the validity) | unaffected: no lease statement shares a transaction with another, so none of the contender's holds a lock across round trips (on MySQL/MariaDB each is autocommitted: InnoDB keeps even an `INSERT IGNORE`'s shared lock on an existing row until its transaction ends); on PostgreSQL the take's insert and update lock no held row | waits, then is refused |
+//! | a deadlock reported to a renewal (MySQL's error 1213) | a failed renewal like any other: retried after the backoff, issuing until the deadline | — |
+//! | the holder's wall clock steps, or drifts, further than *m*/2 from the database's | notices at its next renewal (or take): keeps the id, issues no ID ([`Error::ClockSkew`]) until the clocks agree; IDs stamped ahead before it noticed are covered by its release's grace | cannot take the id (it is renewed); after a release, takes it once the grace has passed |
 //! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's | — |
 //!
 //! **After a loss** the lease tries again by itself with backoff: first to renew the id it
@@ -92,8 +119,7 @@
 //!
 //! What a lease does not cover: a database whose clock steps (rather than drifts), and two
 //! databases (a split-brain failover that loses the table's latest writes), which break the
-//! assumption that one clock and one table decide; replicas' wall clocks further apart than
-//! *m*; the IDs for a given moment (`Generator::id_at` and `from_unix_epoch_time`), which are
+//! assumption that one clock and one table decide; the IDs for a given moment (`Generator::id_at` and `from_unix_epoch_time`), which are
 //! not issued by the generator's sequence and carry no uniqueness promise at all; and, on
 //! platforms other than Linux, Android and Apple's, a monotonic clock that stops while the
 //! machine sleeps. Diesel's connections cannot bound a call, so with `ulid-flake-diesel` a
@@ -183,13 +209,14 @@ impl LeaseRequest<'_> {
     }
 }
 
-/// Where leases live: a database table reached through one connection, which the store
-/// re-opens by itself when it breaks. The adapters implement it with the statements of
-/// [`sql`], each in a transaction of its own.
+/// Where leases live: the protocol's operations on the lease table. [`sql::SqlLeaseStore`]
+/// is the one every adapter uses (it runs [`sql`]'s statements through the adapter's
+/// connection); implement it yourself only to script a database in a test.
 ///
 /// Calls block; they run on the lease's own thread.
 ///
 /// ```
+/// use std::time::Duration;
 /// use ulid_flake_core::lease::{LeaseRequest, LeaseStore};
 ///
 /// /// Refuses everything: every id is taken.
@@ -200,6 +227,7 @@ impl LeaseRequest<'_> {
 ///     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(false) }
 ///     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(false) }
 ///     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+///     fn database_time(&mut self, _: Duration) -> Result<i64, Self::Error> { Ok(0) }
 /// }
 /// ```
 pub trait LeaseStore: Send + 'static {
@@ -231,6 +259,15 @@ pub trait LeaseStore: Send + 'static {
     ///
     /// The database's error; the lease then expires on its own.
     fn release(&mut self, request: &LeaseRequest<'_>) -> Result<(), Self::Error>;
+
+    /// The database's clock, in microseconds since the Unix epoch, read when the database
+    /// runs the statement: the lease compares its own wall clock with it after every take
+    /// and renewal (see the [module docs](self)).
+    ///
+    /// # Errors
+    ///
+    /// The database's error.
+    fn database_time(&mut self, timeout: Duration) -> Result<i64, Self::Error>;
 }
 
 /// The timing of a lease; see the [module docs](self) for how they bound each other.
@@ -250,8 +287,9 @@ pub struct LeaseTiming {
     /// How often the holder renews; well inside the usable validity.
     pub renew_every: Duration,
     /// *m*: how long before the database's expiry (in the worst case) the holder stops;
-    /// also the grace period of a released id. At least the largest difference between the
-    /// replicas' wall clocks.
+    /// also the grace period of a released id. Each replica's wall clock must be within
+    /// *m*/2 of the database's: a holder that finds it further issues no ID
+    /// ([`Error::ClockSkew`]).
     pub margin: Duration,
     /// ρ: the largest relative rate difference between the holder's clock and the
     /// database's.
@@ -423,6 +461,10 @@ pub enum LeaseState {
     /// Valid, but its last renewal failed: IDs are issued until the deadline while it tries
     /// again.
     Confirming,
+    /// Held and renewed, but this machine's wall clock, which stamps the IDs, was found
+    /// further from the database's than half the margin: no ID is issued
+    /// ([`Error::ClockSkew`]) until a renewal finds them agreeing.
+    Skewed,
     /// Not valid (lost, not confirmed in time, or not yet acquired again): no ID is issued
     /// while it tries to acquire one.
     Lost,
@@ -437,6 +479,7 @@ impl fmt::Display for LeaseState {
         f.write_str(match self {
             Self::Held => "held",
             Self::Confirming => "confirming",
+            Self::Skewed => "skewed",
             Self::Lost => "lost",
             Self::Released => "released",
             Self::Forked => "forked",
@@ -454,6 +497,7 @@ impl fmt::Display for LeaseState {
 /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
 /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
 /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+/// #     fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> { Ok(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as i64) }
 /// # }
 /// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
 /// let status = lease.status();
@@ -604,6 +648,7 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(false) }
     /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(false) }
     /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// #     fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> { Ok(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as i64) }
     /// # }
     /// let result = ScalabilityIdLease::acquire(Full, LeaseOptions::new("jobs").ids(3..=4));
     /// assert!(matches!(result, Err(LeaseError::AllTaken { .. })));
@@ -652,6 +697,7 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
     /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
     /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// #     fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> { Ok(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as i64) }
     /// # }
     /// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
     /// let id = lease.generator().generate()?;
@@ -671,6 +717,7 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
     /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
     /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// #     fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> { Ok(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as i64) }
     /// # }
     /// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
     /// assert_eq!(lease.status().state, LeaseState::Held);
@@ -698,6 +745,7 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
     /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
     /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// #     fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> { Ok(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as i64) }
     /// # }
     /// let lease = ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?;
     /// let generator_was_working = lease.generator().generate().is_ok();
@@ -706,19 +754,29 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn release(mut self) -> Result<(), LeaseError> {
-        self.shared.stop();
-        if self.shared.forked() {
-            // The lease and its thread are the parent's: nothing to give up here.
-            return Ok(());
-        }
-        if let Some(thread) = self.thread.take() {
-            // The driver records a failed release; a panicked thread holds nothing more.
-            let _ = thread.join();
-        }
-        match self.shared.release_error() {
-            Some(error) => Err(LeaseError::Database(error.into())),
-            None => Ok(()),
-        }
+        let thread = self.thread.take();
+        release(&self.shared, thread)
+    }
+}
+
+/// Stops `shared`'s generator, waits for its lease's `thread` to give the id up, and reports
+/// how that went.
+fn release<C: LeaseClock>(
+    shared: &Shared<C>,
+    thread: Option<JoinHandle<()>>,
+) -> Result<(), LeaseError> {
+    shared.stop();
+    if shared.forked() {
+        // The lease and its thread are the parent's: nothing to give up here.
+        return Ok(());
+    }
+    if let Some(thread) = thread {
+        // The driver records a failed release; a panicked thread holds nothing more.
+        let _ = thread.join();
+    }
+    match shared.release_error() {
+        Some(error) => Err(LeaseError::Database(error.into())),
+        None => Ok(()),
     }
 }
 
@@ -743,6 +801,7 @@ impl ScalabilityIdLease {
     /// #     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
     /// #     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(true) }
     /// #     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    /// #     fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> { Ok(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as i64) }
     /// # }
     /// ScalabilityIdLease::acquire(Table, LeaseOptions::new("jobs"))?.install_default()?;
     /// let id = ulid_flake_core::UlidFlake::generate()?;
@@ -755,8 +814,10 @@ impl ScalabilityIdLease {
         install_leased(&shared.generator).map_err(LeaseError::Install)?;
         // Only the first install reaches this point: the default is set once.
         let _ = INSTALLED.set(shared);
-        // The thread runs on, detached.
-        self.thread = None;
+        // The thread runs on, until the process exits or `release_installed_lease`.
+        *INSTALLED_THREAD
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = self.thread.take();
         core::mem::forget(self);
         Ok(())
     }
@@ -779,6 +840,35 @@ impl<C: LeaseClock> fmt::Debug for ScalabilityIdLease<C> {
 
 /// The lease behind the process-wide default generator, if one was installed.
 static INSTALLED: OnceLock<&'static Shared<SystemClock>> = OnceLock::new();
+
+/// The installed lease's thread, until [`release_installed_lease`] joins it.
+static INSTALLED_THREAD: std::sync::Mutex<Option<JoinHandle<()>>> = std::sync::Mutex::new(None);
+
+/// Gives up the lease that [`ScalabilityIdLease::install_default`] installed, for a graceful
+/// shutdown (on `SIGTERM`, once the last request is served): the default generator stops
+/// issuing IDs ([`Error::LeaseNotValid`]), and the id expires after the margin rather than
+/// the whole validity, so that the replica that replaces this one can take it at once.
+/// Returns once the release was sent; nothing to do when no lease was installed, or it was
+/// released already.
+///
+/// # Errors
+///
+/// As [`ScalabilityIdLease::release`].
+///
+/// ```
+/// // In a process without an installed lease:
+/// assert!(ulid_flake_core::lease::release_installed_lease().is_ok());
+/// ```
+pub fn release_installed_lease() -> Result<(), LeaseError> {
+    let Some(shared) = INSTALLED.get() else {
+        return Ok(());
+    };
+    let thread = INSTALLED_THREAD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    release(shared, thread)
+}
 
 /// The status of the lease that [`ScalabilityIdLease::install_default`] installed, for health
 /// checks; `None` when the default generator is not leased.

@@ -1,100 +1,504 @@
-//! The SQL of the lease table, once for both adapters: `ulid-flake-sqlx` and
-//! `ulid-flake-diesel` run these statements, with these parameters in this order, so their
-//! leases share one table and exclude each other.
+//! The lease table's statements, once for every adapter: each operation of the protocol as
+//! statements with typed parameters, in the order of their placeholders, and
+//! [`SqlLeaseStore`], which runs them through an adapter's [`LeaseDatabase`] — a connection
+//! that executes what it is handed and nothing more. `ulid-flake-sqlx` and
+//! `ulid-flake-diesel` supply one each, so their leases share one table and exclude each
+//! other.
 //!
-//! Every statement is a single row operation, safe on its own (the row's insert is
-//! idempotent, each update one conditional statement). On PostgreSQL the adapters run a
-//! call's statements in a transaction of its own: behind a transaction-mode pooler
-//! (PgBouncer's `pool_mode = transaction`) they then run on one server session from start to
-//! end, and no state is kept in a session between calls; the insert and the updates lock no
-//! row another holder's renewal needs. On MySQL/MariaDB each statement is autocommitted:
-//! InnoDB keeps a statement's locks until its transaction ends (an `INSERT IGNORE` that meets
-//! an existing row keeps a shared lock), so a transaction held open across round trips by a
-//! slow or paused caller would block the holder's renewal. Times are the database's, in microseconds since the Unix epoch, read when the
-//! statement runs (PostgreSQL's `clock_timestamp()`, not the transaction's `now()`; MySQL's
-//! `UTC_TIMESTAMP(6)`, the statement's start, whatever the session's time zone).
+//! **No transaction outlives a statement.** Every statement is a single row operation, safe
+//! on its own: a take first inserts the row already taken (nothing happens when it exists),
+//! then takes it if it has expired; a renewal and a release are one conditional update each.
+//! A transaction held open across round trips by a slow or paused caller would keep its locks
+//! (InnoDB keeps even the shared lock of an `INSERT IGNORE` that met an existing row until the
+//! transaction ends) and could hold the holder's renewal past its deadline; here a statement's
+//! locks end with it. On PostgreSQL an adapter may wrap a statement in a transaction of its
+//! own (a transaction-mode pooler keeps a transaction on one server session, as a statement
+//! prepared in one round trip and executed in the next needs): none of these statements locks
+//! a row another holder still holds — the insert meets an existing row without locking it, and
+//! an update whose condition is false on the row it reads takes no lock.
+//!
+//! Times are the database's, in microseconds since the Unix epoch, read when the statement
+//! runs (PostgreSQL's `clock_timestamp()`, not the transaction's `now()`; MySQL's
+//! `UTC_TIMESTAMP(6)`, the statement's start, whatever the session's time zone, so that a
+//! daylight-saving hour that reads twice does not step the lease clock).
+//!
+//! # What a lease needs from the database
+//!
+//! The table, [`Dialect::create_table`], which the store creates when missing. To run the
+//! application without the right to create tables, create it once — by hand or in a
+//! migration, with that statement — and grant the application's role `SELECT`, `INSERT` and
+//! `UPDATE` on `ulid_flake_leases`; nothing else (no `DELETE`, no locks, no functions).
 
-/// The statements of one SQL dialect.
+use core::fmt;
+use core::time::Duration;
+
+use super::{LeaseError, LeaseRequest, LeaseStore};
+
+/// The SQL dialects of the lease table.
 ///
 /// ```
-/// use ulid_flake_core::lease::sql::POSTGRES;
+/// use ulid_flake_core::lease::sql::Dialect;
 ///
-/// assert!(POSTGRES.take.contains("expires_at_us < "));
+/// assert!(Dialect::Postgres.create_table().sql().starts_with("CREATE TABLE IF NOT EXISTS ulid_flake_leases"));
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct LeaseSql {
-    /// Creates the lease table when missing. No parameters.
-    pub create_table: &'static str,
-    /// Adds the row of one id, free, when missing. Parameters: namespace (text), id (small
-    /// integer).
-    pub insert_row: &'static str,
-    /// Takes an id whose lease has expired by the database's clock: one row changed means it
-    /// is taken. Parameters: holder (big integer), validity in µs (big integer), namespace,
-    /// id.
-    pub take: &'static str,
-    /// Renews the holder's lease while the database still counts it valid: one row changed
-    /// means it is renewed. Parameters: validity in µs, namespace, id, holder.
-    pub renew: &'static str,
-    /// Gives a lease up, letting it expire after a grace period (the margin that covers the
-    /// clock difference between holders) rather than at once. Parameters: grace in µs,
-    /// namespace, id, holder.
-    pub release: &'static str,
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// PostgreSQL, directly or through a pooler in any mode.
+    Postgres,
+    /// MySQL and MariaDB (InnoDB).
+    MySql,
 }
 
-/// PostgreSQL (directly or through a pooler in any mode).
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Postgres => "PostgreSQL",
+            Self::MySql => "MySQL/MariaDB",
+        })
+    }
+}
+
+/// A statement's parameter, typed as the column it meets.
 ///
 /// ```
-/// assert!(ulid_flake_core::lease::sql::POSTGRES.take.contains("clock_timestamp()"));
+/// use ulid_flake_core::lease::sql::Param;
+///
+/// assert_eq!(Param::SmallInt(5), Param::SmallInt(5));
 /// ```
-pub const POSTGRES: LeaseSql = LeaseSql {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param<'a> {
+    /// A `BIGINT`.
+    BigInt(i64),
+    /// A `SMALLINT`.
+    SmallInt(i16),
+    /// A `VARCHAR` (or `TEXT`).
+    Text(&'a str),
+}
+
+/// The most parameters a statement has.
+const MAX_PARAMS: usize = 4;
+
+/// One statement: its SQL and its parameters, in the order of its placeholders (`$1`, `$2`…
+/// on PostgreSQL, `?` on MySQL).
+///
+/// ```
+/// use std::time::Duration;
+/// use ulid_flake_core::lease::LeaseRequest;
+/// use ulid_flake_core::lease::sql::{Dialect, Param};
+///
+/// let request = LeaseRequest { namespace: "billing", scalability_id: 5, holder: 42, validity: Duration::from_secs(2), timeout: Duration::from_secs(1) };
+/// let renew = Dialect::MySql.renew(&request);
+/// assert!(renew.sql().starts_with("UPDATE ulid_flake_leases"));
+/// assert_eq!(renew.params(), [Param::BigInt(2_000_000), Param::Text("billing"), Param::SmallInt(5), Param::BigInt(42)]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Statement<'a> {
+    sql: &'static str,
+    params: [Param<'a>; MAX_PARAMS],
+    len: usize,
+}
+
+impl<'a> Statement<'a> {
+    fn new<const N: usize>(sql: &'static str, given: [Param<'a>; N]) -> Self {
+        const { assert!(N <= MAX_PARAMS) };
+        let mut params = [Param::BigInt(0); MAX_PARAMS];
+        params[..N].copy_from_slice(&given);
+        Self {
+            sql,
+            params,
+            len: N,
+        }
+    }
+
+    /// The SQL text.
+    ///
+    /// ```
+    /// use ulid_flake_core::lease::sql::Dialect;
+    /// assert!(Dialect::Postgres.database_time().sql().contains("clock_timestamp()"));
+    /// ```
+    pub fn sql(&self) -> &'static str {
+        self.sql
+    }
+
+    /// The parameters, in the order of the placeholders.
+    ///
+    /// ```
+    /// use ulid_flake_core::lease::sql::Dialect;
+    /// assert!(Dialect::Postgres.database_time().params().is_empty());
+    /// ```
+    pub fn params(&self) -> &[Param<'a>] {
+        &self.params[..self.len]
+    }
+}
+
+/// The database's clock in µs since the Unix epoch, as an SQL expression of each dialect.
+macro_rules! now_us {
+    (postgres) => {
+        "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT"
+    };
+    (mysql) => {
+        "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))"
+    };
+}
+
+/// The statements of one dialect.
+struct Sql {
+    create_table: &'static str,
+    insert_taken: &'static str,
+    take_expired: &'static str,
+    renew: &'static str,
+    release: &'static str,
+    database_time: &'static str,
+}
+
+const POSTGRES: Sql = Sql {
     create_table: "CREATE TABLE IF NOT EXISTS ulid_flake_leases (\
         namespace VARCHAR(64) NOT NULL, \
         scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), \
         holder BIGINT NOT NULL, \
         expires_at_us BIGINT NOT NULL, \
         PRIMARY KEY (namespace, scalability_id))",
-    insert_row: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) \
-        VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING",
-    take: "UPDATE ulid_flake_leases \
-        SET holder = $1, \
-            expires_at_us = (EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT + $2 \
-        WHERE namespace = $3 AND scalability_id = $4 \
-          AND expires_at_us < (EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT",
-    renew: "UPDATE ulid_flake_leases \
-        SET expires_at_us = (EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT + $1 \
-        WHERE namespace = $2 AND scalability_id = $3 AND holder = $4 \
-          AND expires_at_us >= (EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT",
-    release: "UPDATE ulid_flake_leases \
-        SET expires_at_us = LEAST(expires_at_us, \
-            (EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT + $1) \
-        WHERE namespace = $2 AND scalability_id = $3 AND holder = $4",
+    insert_taken: concat!(
+        "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) \
+         VALUES ($1, $2, $3, ",
+        now_us!(postgres),
+        " + $4) ON CONFLICT DO NOTHING"
+    ),
+    take_expired: concat!(
+        "UPDATE ulid_flake_leases SET holder = $1, expires_at_us = ",
+        now_us!(postgres),
+        " + $2 WHERE namespace = $3 AND scalability_id = $4 AND expires_at_us < ",
+        now_us!(postgres)
+    ),
+    renew: concat!(
+        "UPDATE ulid_flake_leases SET expires_at_us = ",
+        now_us!(postgres),
+        " + $1 WHERE namespace = $2 AND scalability_id = $3 AND holder = $4 \
+         AND expires_at_us >= ",
+        now_us!(postgres)
+    ),
+    release: concat!(
+        "UPDATE ulid_flake_leases SET expires_at_us = LEAST(expires_at_us, ",
+        now_us!(postgres),
+        " + $1) WHERE namespace = $2 AND scalability_id = $3 AND holder = $4"
+    ),
+    database_time: concat!("SELECT ", now_us!(postgres), " AS now_us"),
 };
 
-/// MySQL and MariaDB (InnoDB). `UTC_TIMESTAMP` depends on no session setting: a session
-/// time zone with a daylight-saving hour that reads twice would step the lease clock.
-///
-/// ```
-/// assert!(ulid_flake_core::lease::sql::MYSQL.take.contains("UTC_TIMESTAMP(6)"));
-/// ```
-pub const MYSQL: LeaseSql = LeaseSql {
+const MYSQL: Sql = Sql {
     create_table: "CREATE TABLE IF NOT EXISTS ulid_flake_leases (\
         namespace VARCHAR(64) NOT NULL, \
         scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), \
         holder BIGINT NOT NULL, \
         expires_at_us BIGINT NOT NULL, \
         PRIMARY KEY (namespace, scalability_id)) ENGINE = InnoDB",
-    insert_row: "INSERT IGNORE INTO ulid_flake_leases \
-        (namespace, scalability_id, holder, expires_at_us) VALUES (?, ?, 0, 0)",
-    take: "UPDATE ulid_flake_leases \
-        SET holder = ?, expires_at_us = TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) + ? \
-        WHERE namespace = ? AND scalability_id = ? \
-          AND expires_at_us < TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))",
-    renew: "UPDATE ulid_flake_leases \
-        SET expires_at_us = TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) + ? \
-        WHERE namespace = ? AND scalability_id = ? AND holder = ? \
-          AND expires_at_us >= TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))",
-    release: "UPDATE ulid_flake_leases \
-        SET expires_at_us = LEAST(expires_at_us, \
-            TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) + ?) \
-        WHERE namespace = ? AND scalability_id = ? AND holder = ?",
+    insert_taken: concat!(
+        "INSERT IGNORE INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) \
+         VALUES (?, ?, ?, ",
+        now_us!(mysql),
+        " + ?)"
+    ),
+    take_expired: concat!(
+        "UPDATE ulid_flake_leases SET holder = ?, expires_at_us = ",
+        now_us!(mysql),
+        " + ? WHERE namespace = ? AND scalability_id = ? AND expires_at_us < ",
+        now_us!(mysql)
+    ),
+    renew: concat!(
+        "UPDATE ulid_flake_leases SET expires_at_us = ",
+        now_us!(mysql),
+        " + ? WHERE namespace = ? AND scalability_id = ? AND holder = ? AND expires_at_us >= ",
+        now_us!(mysql)
+    ),
+    release: concat!(
+        "UPDATE ulid_flake_leases SET expires_at_us = LEAST(expires_at_us, ",
+        now_us!(mysql),
+        " + ?) WHERE namespace = ? AND scalability_id = ? AND holder = ?"
+    ),
+    database_time: concat!("SELECT ", now_us!(mysql), " AS now_us"),
 };
+
+impl Dialect {
+    fn sql(self) -> &'static Sql {
+        match self {
+            Self::Postgres => &POSTGRES,
+            Self::MySql => &MYSQL,
+        }
+    }
+
+    /// Creates the lease table when missing (for a migration, too). No parameters.
+    ///
+    /// ```
+    /// use ulid_flake_core::lease::sql::Dialect;
+    /// assert!(Dialect::MySql.create_table().sql().ends_with("ENGINE = InnoDB"));
+    /// ```
+    pub fn create_table(self) -> Statement<'static> {
+        Statement::new(self.sql().create_table, [])
+    }
+
+    /// Inserts the row of the request's id already taken by its holder, when the row is
+    /// missing: one row changed means taken.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use ulid_flake_core::lease::{LeaseRequest, sql::{Dialect, Param}};
+    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, validity: Duration::from_micros(7), timeout: Duration::ZERO };
+    /// assert_eq!(Dialect::Postgres.insert_taken(&request).params(), [Param::Text("n"), Param::SmallInt(1), Param::BigInt(9), Param::BigInt(7)]);
+    /// ```
+    pub fn insert_taken<'a>(self, request: &LeaseRequest<'a>) -> Statement<'a> {
+        Statement::new(
+            self.sql().insert_taken,
+            [
+                Param::Text(request.namespace),
+                Param::SmallInt(request.scalability_id.into()),
+                Param::BigInt(request.holder),
+                Param::BigInt(request.validity_us()),
+            ],
+        )
+    }
+
+    /// Takes the request's id when its lease has expired by the database's clock: one row
+    /// changed means taken.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use ulid_flake_core::lease::{LeaseRequest, sql::{Dialect, Param}};
+    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, validity: Duration::from_micros(7), timeout: Duration::ZERO };
+    /// assert_eq!(Dialect::MySql.take_expired(&request).params(), [Param::BigInt(9), Param::BigInt(7), Param::Text("n"), Param::SmallInt(1)]);
+    /// ```
+    pub fn take_expired<'a>(self, request: &LeaseRequest<'a>) -> Statement<'a> {
+        Statement::new(
+            self.sql().take_expired,
+            [
+                Param::BigInt(request.holder),
+                Param::BigInt(request.validity_us()),
+                Param::Text(request.namespace),
+                Param::SmallInt(request.scalability_id.into()),
+            ],
+        )
+    }
+
+    /// Renews the holder's lease while the database still counts it valid: one row changed
+    /// means renewed.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use ulid_flake_core::lease::{LeaseRequest, sql::{Dialect, Param}};
+    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, validity: Duration::from_micros(7), timeout: Duration::ZERO };
+    /// assert_eq!(Dialect::Postgres.renew(&request).params(), [Param::BigInt(7), Param::Text("n"), Param::SmallInt(1), Param::BigInt(9)]);
+    /// ```
+    pub fn renew<'a>(self, request: &LeaseRequest<'a>) -> Statement<'a> {
+        Statement::new(self.sql().renew, Self::holder_params(request))
+    }
+
+    /// Gives the holder's lease up: it expires after `request.validity` (the grace period),
+    /// or sooner if it was to expire sooner.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use ulid_flake_core::lease::{LeaseRequest, sql::{Dialect, Param}};
+    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, validity: Duration::from_micros(7), timeout: Duration::ZERO };
+    /// assert!(Dialect::Postgres.release(&request).sql().contains("LEAST(expires_at_us"));
+    /// ```
+    pub fn release<'a>(self, request: &LeaseRequest<'a>) -> Statement<'a> {
+        Statement::new(self.sql().release, Self::holder_params(request))
+    }
+
+    /// Reads the database's clock: one row of one `BIGINT` column, `now_us`, µs since the
+    /// Unix epoch.
+    ///
+    /// ```
+    /// use ulid_flake_core::lease::sql::Dialect;
+    /// assert!(Dialect::MySql.database_time().sql().contains("UTC_TIMESTAMP(6)"));
+    /// ```
+    pub fn database_time(self) -> Statement<'static> {
+        Statement::new(self.sql().database_time, [])
+    }
+
+    fn holder_params<'a>(request: &LeaseRequest<'a>) -> [Param<'a>; 4] {
+        [
+            Param::BigInt(request.validity_us()),
+            Param::Text(request.namespace),
+            Param::SmallInt(request.scalability_id.into()),
+            Param::BigInt(request.holder),
+        ]
+    }
+}
+
+/// An adapter's way to a database: it opens connections dedicated to the lease and runs the
+/// statements [`SqlLeaseStore`] hands it, each on its own — autocommitted, or on PostgreSQL
+/// in a transaction of its own (see the [module docs](self)). [`SqlLeaseStore`] does the
+/// rest: which statements, in which order, creating the table, reconnecting, and dropping a
+/// connection after any error or timeout.
+///
+/// Calls block; they run on the lease's own thread. Each is to give up after `timeout`; a
+/// driver that cannot bound its calls documents that it waits instead (the generator still
+/// stops at its deadline).
+pub trait LeaseDatabase: Sized + Send + 'static {
+    /// A connection of the lease's own.
+    type Connection: Send + 'static;
+    /// The database library's error.
+    type Error: core::error::Error + Send + Sync + 'static;
+
+    /// Prepares to connect to the database of `dialect` at `url`; connects to nothing yet.
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseError::Database`] for a URL the driver cannot use, or a dialect this build of
+    /// the adapter has no driver for.
+    fn open(dialect: Dialect, url: &str) -> Result<Self, LeaseError>;
+
+    /// Opens a connection.
+    ///
+    /// # Errors
+    ///
+    /// The driver's error.
+    fn connect(&mut self, timeout: Duration) -> Result<Self::Connection, Self::Error>;
+
+    /// Runs `statement` on `connection` and returns the rows it changed.
+    ///
+    /// # Errors
+    ///
+    /// The driver's error: the outcome is unknown.
+    fn execute(
+        &mut self,
+        connection: &mut Self::Connection,
+        statement: &Statement<'_>,
+        timeout: Duration,
+    ) -> Result<u64, Self::Error>;
+
+    /// Runs `statement`, a query of one row of one `BIGINT` column named `now_us`, and
+    /// returns the value.
+    ///
+    /// # Errors
+    ///
+    /// The driver's error.
+    fn query_i64(
+        &mut self,
+        connection: &mut Self::Connection,
+        statement: &Statement<'_>,
+        timeout: Duration,
+    ) -> Result<i64, Self::Error>;
+}
+
+/// The [`LeaseStore`] of an SQL database: the protocol's statements run through an adapter's
+/// [`LeaseDatabase`] on one connection of its own (never a pool's, which could hand it to
+/// other work), opened when first needed — creating the table if missing — and again after
+/// any error.
+///
+/// The adapters name it for their driver (`ulid_flake_sqlx::SqlxLeaseStore`,
+/// `ulid_flake_diesel::DieselLeaseStore`); build one to pass it to
+/// [`ScalabilityIdLease::acquire`](super::ScalabilityIdLease::acquire).
+pub struct SqlLeaseStore<D: LeaseDatabase> {
+    database: D,
+    dialect: Dialect,
+    connection: Option<D::Connection>,
+}
+
+impl<D: LeaseDatabase> SqlLeaseStore<D> {
+    /// A store on PostgreSQL at `url`; nothing connects until the first call.
+    ///
+    /// # Errors
+    ///
+    /// As [`LeaseDatabase::open`].
+    pub fn postgres(url: &str) -> Result<Self, LeaseError> {
+        Self::open(Dialect::Postgres, url)
+    }
+
+    /// A store on MySQL or MariaDB at `url`; nothing connects until the first call.
+    ///
+    /// # Errors
+    ///
+    /// As [`LeaseDatabase::open`].
+    pub fn mysql(url: &str) -> Result<Self, LeaseError> {
+        Self::open(Dialect::MySql, url)
+    }
+
+    /// A store on the database of `dialect` at `url`.
+    ///
+    /// # Errors
+    ///
+    /// As [`LeaseDatabase::open`].
+    pub fn open(dialect: Dialect, url: &str) -> Result<Self, LeaseError> {
+        Ok(Self {
+            database: D::open(dialect, url)?,
+            dialect,
+            connection: None,
+        })
+    }
+
+    /// Runs `work` on the connection, opening it (and creating the table) first when there is
+    /// none; drops it after any error: broken, or in an unknown state after a timeout.
+    fn on_connection<T>(
+        &mut self,
+        timeout: Duration,
+        work: impl FnOnce(&mut D, Dialect, &mut D::Connection) -> Result<T, D::Error>,
+    ) -> Result<T, D::Error> {
+        let Self {
+            database,
+            dialect,
+            connection,
+        } = self;
+        let result = (|| {
+            if connection.is_none() {
+                let mut opened = database.connect(timeout)?;
+                database.execute(&mut opened, &dialect.create_table(), timeout)?;
+                *connection = Some(opened);
+            }
+            let open = connection.as_mut().expect("opened above");
+            work(database, *dialect, open)
+        })();
+        if result.is_err() {
+            *connection = None;
+        }
+        result
+    }
+}
+
+impl<D: LeaseDatabase> LeaseStore for SqlLeaseStore<D> {
+    type Error = D::Error;
+
+    fn take(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        let timeout = request.timeout;
+        self.on_connection(timeout, |database, dialect, connection| {
+            let inserted = database.execute(connection, &dialect.insert_taken(request), timeout)?;
+            if inserted == 1 {
+                return Ok(true);
+            }
+            let taken = database.execute(connection, &dialect.take_expired(request), timeout)?;
+            Ok(taken == 1)
+        })
+    }
+
+    fn renew(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        let timeout = request.timeout;
+        self.on_connection(timeout, |database, dialect, connection| {
+            Ok(database.execute(connection, &dialect.renew(request), timeout)? == 1)
+        })
+    }
+
+    fn release(&mut self, request: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        let timeout = request.timeout;
+        self.on_connection(timeout, |database, dialect, connection| {
+            database
+                .execute(connection, &dialect.release(request), timeout)
+                .map(drop)
+        })
+    }
+
+    fn database_time(&mut self, timeout: Duration) -> Result<i64, Self::Error> {
+        self.on_connection(timeout, |database, dialect, connection| {
+            database.query_i64(connection, &dialect.database_time(), timeout)
+        })
+    }
+}
+
+impl<D: LeaseDatabase> fmt::Debug for SqlLeaseStore<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SqlLeaseStore")
+            .field("dialect", &self.dialect)
+            .field("connected", &self.connection.is_some())
+            .finish_non_exhaustive()
+    }
+}

@@ -19,6 +19,24 @@ fn every_error_message_says_what_was_expected_and_found() {
             "clock moved backwards: expected at most 1000 ms behind the last ID, found 1500 ms behind",
         ),
         (
+            Error::ClockSkew {
+                scalability_id: 5,
+                skew_ms: -3_002,
+                bound_ms: 100,
+            },
+            "clock skew: expected this machine's wall clock within 100 ms of the database's, \
+             found it 3002 ms behind; no ID under scalability id 5 until they agree",
+        ),
+        (
+            Error::ClockSkew {
+                scalability_id: 0,
+                skew_ms: 700,
+                bound_ms: 500,
+            },
+            "clock skew: expected this machine's wall clock within 500 ms of the database's, \
+             found it 700 ms ahead; no ID under scalability id 0 until they agree",
+        ),
+        (
             Error::TimestampOutOfRange { found_ms: -1 },
             "timestamp out of range: expected 0..=8796093022207 ms since the epoch, found -1 ms",
         ),

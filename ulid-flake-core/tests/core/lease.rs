@@ -34,6 +34,10 @@ impl LeaseStore for LocalTable {
         self.released.lock().unwrap().push(request.scalability_id);
         Ok(())
     }
+
+    fn database_time(&mut self, _: Duration) -> Result<i64, Self::Error> {
+        Ok(crate::support::database_now_us())
+    }
 }
 
 fn error_of(options: LeaseOptions) -> String {

@@ -125,3 +125,12 @@ impl ulid_flake_core::lease::LeaseClock for ManualClock {
         std::time::Duration::from_millis(self.unix_ms().max(0) as u64)
     }
 }
+
+/// The database's clock for a lease store standing in for a table in this process: this
+/// machine's, in µs since the Unix epoch.
+pub(crate) fn database_now_us() -> i64 {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    i64::try_from(since.as_micros()).unwrap()
+}

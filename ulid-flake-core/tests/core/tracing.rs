@@ -62,6 +62,10 @@ impl LeaseStore for Granting {
     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
         Ok(())
     }
+
+    fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
+        Ok(crate::support::database_now_us())
+    }
 }
 
 fn events_of(work: impl FnOnce()) -> Vec<String> {

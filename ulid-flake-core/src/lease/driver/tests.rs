@@ -2,7 +2,6 @@
 //! rules (take only when expired, renew only while valid and one's own) by the database's
 //! clock — here the same scripted clock, so each test states exactly when things happen.
 
-use alloc::vec;
 use core::sync::atomic::{AtomicI64, AtomicU64};
 
 use super::*;
@@ -117,13 +116,23 @@ impl Table {
         self.state().rows[usize::from(id)]
     }
 
-    /// Runs `statement` on the row at the database's time, with the next fault, if any.
+    /// Runs `statement` on the row of `request`'s id at the database's time.
     fn call(
         &mut self,
         name: &'static str,
         request: &LeaseRequest<'_>,
         statement: impl FnOnce(&mut Row, i64) -> bool,
     ) -> Result<bool, std::io::Error> {
+        let id = usize::from(request.scalability_id);
+        self.run(name, |state, now| statement(&mut state.rows[id], now))
+    }
+
+    /// Runs `statement` at the database's time, with the next fault, if any.
+    fn run<T>(
+        &mut self,
+        name: &'static str,
+        statement: impl FnOnce(&mut TableState, i64) -> T,
+    ) -> Result<T, std::io::Error> {
         let fault = {
             let mut state = self.state();
             state.calls.push(name);
@@ -136,10 +145,7 @@ impl Table {
         };
         self.clock.advance(before);
         let now = self.clock.db_now_us();
-        let done = statement(
-            &mut self.state().rows[usize::from(request.scalability_id)],
-            now,
-        );
+        let done = statement(&mut self.state(), now);
         self.clock.advance(after);
         Ok(done)
     }
@@ -182,6 +188,10 @@ impl LeaseStore for Table {
             true
         })
         .map(drop)
+    }
+
+    fn database_time(&mut self, _: Duration) -> Result<i64, Self::Error> {
+        self.run("time", |_, now| now)
     }
 }
 
@@ -419,7 +429,7 @@ fn after_a_loss_it_renews_its_old_id_first_and_resumes() {
     // Its row (valid until 2,000 ms) is still its own: renewed, not taken.
     assert_eq!(driver.step().0, Outcome::Held);
 
-    assert_eq!(table.state().calls, vec!["renew"]);
+    assert_eq!(table.state().calls, ["renew", "time"]);
     let status = driver.shared.status();
     assert_eq!(
         (status.scalability_id, status.acquisitions, status.losses),
@@ -507,15 +517,173 @@ fn a_wall_clock_step_back_delays_no_deadline_in_milliseconds() {
     driver.acquire_first().unwrap();
     let deadline = driver.shared.generator.lease_gate().state().0;
     clock.advance(Duration::from_millis(400));
-    clock.step_wall(-500);
+    clock.step_wall(-90);
 
-    // Renewed with the wall clock 500 ms behind: the gate's millisecond is 500 ms earlier
-    // than the monotonic deadline would say, never later.
+    // Renewed with the wall clock 90 ms behind (within the bound, 100 ms): the gate's
+    // millisecond is 90 ms earlier than the monotonic deadline would say, never later.
     assert_eq!(driver.step().0, Outcome::Held);
 
     assert_eq!(
         driver.shared.generator.lease_gate().state().0,
-        deadline + 400 - 500
+        deadline + 400 - 90
+    );
+}
+
+#[test]
+fn a_wall_clock_apart_from_the_database_stops_ids_keeps_the_id_and_resumes_when_they_agree() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 2..=2);
+    driver.acquire_first().unwrap();
+    clock.advance(Duration::from_millis(400));
+    clock.step_wall(-500);
+
+    // Renewed, but the wall clock is 500 ms behind the database's: more than the margin's
+    // half (100 ms) allows.
+    assert_eq!(driver.step(), (Outcome::Held, Duration::from_millis(400)));
+
+    let skew = crate::error::Error::ClockSkew {
+        scalability_id: 2,
+        skew_ms: -500,
+        bound_ms: 100,
+    };
+    assert_eq!(generate(&driver), Err(skew));
+    let status = driver.shared.status();
+    assert_eq!(status.state, LeaseState::Skewed);
+    assert_eq!(status.last_error, Some(skew.to_string()));
+    assert_eq!(status.valid_until, None);
+    // The id stays this lease's: renewed at 400 ms for 2 s.
+    assert_eq!(table.row(2).expires_at_us, START_UNIX_MS * 1000 + 2_400_000);
+    assert!(matches!(
+        self::driver(&clock, &table, 2..=2).acquire_first(),
+        Err(LeaseError::AllTaken { .. })
+    ));
+
+    // Still apart at the next renewal; then the clocks agree again.
+    clock.advance(Duration::from_millis(400));
+    assert_eq!(driver.step().0, Outcome::Held);
+    assert_eq!(driver.shared.status().state, LeaseState::Skewed);
+    clock.advance(Duration::from_millis(400));
+    clock.step_wall(500);
+    assert_eq!(driver.step().0, Outcome::Held);
+
+    let id = generate(&driver).unwrap();
+    assert_eq!(id.ms_since_epoch(), ms_at(Duration::from_millis(1_200)));
+    let status = driver.shared.status();
+    assert_eq!((status.state, status.last_error), (LeaseState::Held, None));
+    assert_eq!(
+        driver.shared.generator.lease_gate().state().0,
+        ms_at(Duration::from_millis(1_200 + 1_798))
+    );
+}
+
+#[test]
+fn a_wall_clock_apart_at_the_take_holds_the_id_and_issues_nothing() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 8..=8);
+    clock.step_wall(300);
+
+    assert_eq!(driver.acquire_first().map_err(|e| e.to_string()), Ok(()));
+
+    assert_eq!(
+        generate(&driver),
+        Err(crate::error::Error::ClockSkew {
+            scalability_id: 8,
+            skew_ms: 300,
+            bound_ms: 100,
+        })
+    );
+    let status = driver.shared.status();
+    assert_eq!(
+        (status.state, status.scalability_id, status.acquisitions),
+        (LeaseState::Skewed, Some(8), 1)
+    );
+    assert_eq!(table.row(8).holder, driver.shared.holder);
+}
+
+#[test]
+fn a_round_trip_too_long_to_compare_the_clocks_extends_nothing() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 1..=1);
+    driver.acquire_first().unwrap();
+    let deadline = driver.shared.generator.lease_gate().state().0;
+    clock.advance(Duration::from_millis(400));
+    // The renewal answers at once; the clock reading after it takes 300 ms there and back,
+    // so the clocks' difference is only known to lie within ±150 ms: the bound is 100 ms.
+    table.fault_next(Fault::Slow {
+        before: Duration::ZERO,
+        after: Duration::ZERO,
+    });
+    table.fault_next(Fault::Slow {
+        before: Duration::from_millis(150),
+        after: Duration::from_millis(150),
+    });
+
+    let (outcome, wait) = driver.step();
+
+    assert_eq!(outcome, Outcome::Held);
+    assert!(wait <= Duration::from_millis(50), "{wait:?}");
+    // The deadline stands: the acquisition's.
+    assert_eq!(driver.shared.generator.lease_gate().state().0, deadline);
+    let status = driver.shared.status();
+    assert_eq!(status.state, LeaseState::Confirming);
+    assert_eq!(
+        status.last_error.as_deref(),
+        Some(
+            "the database's clock came back after a round trip of 300ms, too long to compare \
+             this machine's wall clock with it within ±100ms: the renewal extends nothing"
+        )
+    );
+    assert!(generate(&driver).is_ok());
+}
+
+#[test]
+fn the_release_grace_covers_ids_stamped_ahead_of_the_database() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 6..=6);
+    driver.acquire_first().unwrap();
+    let holder = driver.shared.holder;
+    // The wall clock steps 1 s ahead between two renewals: the gate (in milliseconds of the
+    // clock before the step) lets IDs be stamped up to 1,798 ms, 1 s ahead of the database.
+    clock.advance(Duration::from_millis(100));
+    clock.step_wall(1_000);
+    let id = generate(&driver).unwrap();
+    assert_eq!(id.ms_since_epoch(), ms_at(Duration::from_millis(1_100)));
+
+    driver.shared.stop();
+    driver.shutdown();
+
+    // The margin, plus how far that ID is ahead of the database's clock now (its reading at
+    // the take, at 0, plus 100 ms × (1 − ρ) on the monotonic clock, rounded down: 99 ms):
+    // 1,001 ms.
+    assert_eq!(
+        table.row(6),
+        Row {
+            holder,
+            expires_at_us: clock.db_now_us() + 200_000 + 1_001_000
+        }
+    );
+}
+
+#[test]
+fn a_wall_clock_step_back_right_after_a_take_cannot_stamp_before_it() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 3..=3);
+    driver.acquire_first().unwrap();
+    clock.step_wall(-1_500);
+
+    // Before the next renewal could compare the clocks: the millisecond before the take's
+    // reading counts as used up, 1,499 ms ahead of the clock now.
+    assert_eq!(
+        generate(&driver),
+        Err(crate::error::Error::ClockMovedBackwards {
+            by_ms: 1_499,
+            allowance_ms: 1_000,
+        })
     );
 }
 
@@ -526,24 +694,16 @@ fn moving_to_another_id_starts_from_a_fresh_millisecond() {
     let mut driver = driver(&clock, &table, 10..=11);
     driver.acquire_first().unwrap();
     let first = generate(&driver).unwrap();
-    // Lost, and its row taken by another holder meanwhile.
-    clock.advance(Duration::from_millis(2_100));
-    assert_eq!(driver.step().0, Outcome::Lost);
-    let mut other = self::driver(
-        &clock,
-        &table,
-        first.scalability_id()..=first.scalability_id(),
-    );
-    other.acquire_first().unwrap();
-    clock.step_wall(-2_100); // and the wall clock back where the first ID was made
+    let other_id = 21 - first.scalability_id();
+    // The wall clock steps back 50 ms (within the bound, and the rollback allowance) and the
+    // lease moves to the other id, as a take confirms it.
+    clock.step_wall(-50);
+    let sent = driver.monotonic();
 
-    assert_eq!(driver.step().0, Outcome::Held);
+    assert!(driver.confirm(other_id, sent));
 
     let next = generate(&driver);
-    assert_ne!(
-        driver.shared.status().scalability_id,
-        Some(first.scalability_id())
-    );
+    assert_eq!(driver.shared.status().scalability_id, Some(other_id));
     // Not in the millisecond the first ID was stamped under the other id: it is used up.
     assert!(
         matches!(next, Err(crate::error::Error::Overflow { .. })),
@@ -596,7 +756,7 @@ fn a_failed_release_is_sent_again() {
     assert_eq!(driver.shared.release_error(), None);
     assert_eq!(
         table.state().calls,
-        ["take", "release", "release", "release"]
+        ["take", "time", "release", "release", "release"]
     );
     // The third attempt set the expiry.
     assert_eq!(
@@ -628,7 +788,7 @@ fn a_release_that_fails_three_times_reports_the_last_error() {
     );
     assert_eq!(
         table.state().calls,
-        ["take", "release", "release", "release"]
+        ["take", "time", "release", "release", "release"]
     );
     // The retry interval between the attempts.
     assert_eq!(clock.elapsed() - before, Duration::from_millis(100));

@@ -1,7 +1,11 @@
-//! `UlidFlake`, `Id<T>` and `PrefixedId<T>` through tokio-postgres on the PostgreSQL at
-//! `ULID_FLAKE_TEST_POSTGRES_URL` (set by `scripts/with-databases.sh`; the tests fail without
-//! it): `INT8` and `INT8[]` in the binary protocol of prepared statements, `TEXT` holding the
-//! text, and what the text protocol (`simple_query`) returns.
+//! The core through tokio-postgres, on the PostgreSQL at `ULID_FLAKE_TEST_POSTGRES_URL` (set
+//! by `scripts/with-databases.sh`; the tests fail without it): `UlidFlake`, `Id<T>` and
+//! `PrefixedId<T>` as `INT8` and `INT8[]` in the binary protocol of prepared statements,
+//! `TEXT` holding the text, and what the text protocol (`simple_query`) returns; and a third
+//! lease store (`lease_store`), through the lease fault scenarios (`lease_faults`).
+
+mod lease_faults;
+mod lease_store;
 
 use std::error::Error as _;
 
