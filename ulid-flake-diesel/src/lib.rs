@@ -173,15 +173,16 @@
 //!
 //! # Replicas: scalability-id leases
 //!
-//! `lease_postgres` and `lease_mysql` lease one of the 32 scalability ids from the database,
-//! so replicas' IDs never collide, and keep it renewed on a thread of their own; the
-//! generator issues no ID while the lease is not known to be valid. It works directly and
+//! With the `lease` feature, `lease_postgres` and `lease_mysql` lease one of the 32
+//! scalability ids from the database, so replicas' IDs never collide, and keep it renewed on
+//! a thread of their own; the generator issues no ID while the lease is not known to be
+//! valid. It works directly and
 //! through PgBouncer in transaction mode. The protocol, its timing argument and the faults it
 //! survives are in [`lease`](mod@lease) (the core's docs); the leases of `ulid-flake-sqlx`
 //! share its table and exclude these. For PostgreSQL (`lease_mysql` takes a MySQL URL):
 //!
 //! ```no_run
-//! # #[cfg(feature = "postgres")]
+//! # #[cfg(all(feature = "lease", feature = "postgres"))]
 //! # fn example() -> Result<(), Box<dyn std::error::Error>> {
 //! use ulid_flake_diesel::lease::LeaseOptions;
 //!

@@ -6,7 +6,10 @@
 //!
 //! On PostgreSQL the server leases its scalability id from the database (namespace
 //! `LEASE_NAMESPACE`, `example-web-axum` without it) before it listens, so that replicas of it
-//! never issue the same ID; `GET /health` reports the lease.
+//! never issue the same ID; `GET /health` reports the lease. On `SIGTERM` or Ctrl-C it stops
+//! accepting connections, finishes the requests in flight, and releases the lease, so that the
+//! replica replacing it can take the id after the lease's margin (1 s), not its whole
+//! validity (15 s).
 //!
 //! `example-web-axum --print-openapi` prints the OpenAPI document (as `/openapi.json` serves
 //! it) and exits, touching no database: `scripts/validate-openapi.sh` checks it.
@@ -46,9 +49,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         listener.local_addr()?
     );
     axum::serve(listener, router(store))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+        .with_graceful_shutdown(shutdown_signal())
         .await?;
+    // Blocks until the release is sent: off the runtime's threads.
+    tokio::task::spawn_blocking(ulid_flake_sqlx::lease::release_installed_lease).await??;
+    eprintln!("stopped; the scalability-id lease, if any, is released");
     Ok(())
+}
+
+/// `SIGTERM` (what a container runtime or systemd sends) or Ctrl-C.
+async fn shutdown_signal() {
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("a SIGTERM handler");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminate.recv() => {}
+    }
 }

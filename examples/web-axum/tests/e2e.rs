@@ -685,16 +685,19 @@ async fn the_printed_openapi_document_is_the_served_one() {
 }
 
 /// The server binary on PostgreSQL leases its scalability id before it listens, issues IDs
-/// under it, and `/health` reports the lease.
+/// under it, and `/health` reports the lease; on `SIGTERM` it exits cleanly and releases the
+/// lease: its row expires within the margin (1 s), not the validity (15 s).
 #[tokio::test]
-async fn on_postgres_the_server_issues_ids_under_a_lease_that_health_reports() {
+async fn on_postgres_the_server_issues_ids_under_a_lease_that_health_reports_and_sigterm_releases()
+{
     use std::io::{BufRead, BufReader};
 
     let url = postgres_database().await;
+    let namespace = unique("web");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_example-web-axum"))
         .env("DATABASE_URL", &url)
         .env("ADDRESS", "127.0.0.1:0")
-        .env("LEASE_NAMESPACE", unique("web"))
+        .env("LEASE_NAMESPACE", &namespace)
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -705,11 +708,11 @@ async fn on_postgres_the_server_issues_ids_under_a_lease_that_health_reports() {
             let _ = self.0.wait();
         }
     }
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    let child = Kill(child);
+    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut child = Kill(child);
     let mut leased = None;
     let mut base = None;
-    for line in stderr.lines() {
+    for line in stderr.by_ref() {
         let line = line.unwrap();
         if let Some(id) = line.strip_prefix("leased scalability id Some(") {
             leased = Some(id.trim_end_matches(')').parse::<u8>().unwrap());
@@ -743,5 +746,30 @@ async fn on_postgres_the_server_issues_ids_under_a_lease_that_health_reports() {
     // The Base32 part, whatever prefix the entity's IDs carry.
     let id: ulid_flake_core::UlidFlake = text.rsplit('_').next().unwrap().parse().unwrap();
     assert_eq!(id.scalability_id(), leased);
-    drop(child);
+
+    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+    let expires_in_us = || {
+        sqlx::query_scalar::<_, i64>(
+            "SELECT expires_at_us - (EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT \
+             FROM ulid_flake_leases WHERE namespace = $1",
+        )
+        .bind(&namespace)
+    };
+    let held_for = expires_in_us().fetch_one(&mut conn).await.unwrap();
+    assert!(held_for > 10_000_000, "held for {held_for} µs more");
+    // SAFETY: `kill` with a child's pid and a valid signal number.
+    assert_eq!(unsafe { libc::kill(child.0.id() as i32, libc::SIGTERM) }, 0);
+    let status = child.0.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let said: Vec<String> = stderr.map(Result::unwrap).collect();
+    assert!(
+        said.iter()
+            .any(|line| line.contains("the scalability-id lease, if any, is released")),
+        "{said:?}"
+    );
+    let released_for = expires_in_us().fetch_one(&mut conn).await.unwrap();
+    assert!(
+        (0..=1_000_000).contains(&released_for),
+        "released, yet held for {released_for} µs more"
+    );
 }
