@@ -99,7 +99,8 @@ step_features() {
   # no_std first: the lints (std_instead_of_core, ...) catch what they can; these builds the rest.
   # Without --no-dev-deps, which would rewrite the manifests (and so rebuild the workspace's
   # crates in the next step): a library's check does not resolve dev-dependencies' features.
-  # Aliases are not checked alone: each is the same build as the feature it names.
+  # Aliases are not checked alone, nor an adapter's features that only turn on the core's
+  # (scripts/lib/hack-exclusions.py says why).
   local crate excluded features
   for crate in "${CRATES[@]}"; do
     excluded=$(scripts/lib/hack-exclusions.py "$crate")

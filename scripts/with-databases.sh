@@ -8,8 +8,8 @@
 # lib/test-databases.env. The command runs with:
 #
 #   ULID_FLAKE_TEST_POSTGRES_URL    postgres://ulid:<pw>@127.0.0.1:<port>/ulid_flake_test
-#       The role owns the database and has CREATEDB (no superuser); password auth is
-#       scram-sha-256.
+#       The role owns the database and has CREATEDB and CREATEROLE (no superuser); password
+#       auth is scram-sha-256.
 #   ULID_FLAKE_TEST_PGBOUNCER_URL   postgres://ulid:<pw>@127.0.0.1:<port>/ulid_flake_test
 #       The same role and database through PgBouncer in transaction pooling mode
 #       (pool_mode = transaction: session state, advisory locks included, does not outlive a
@@ -316,8 +316,9 @@ await_postgres() {
     done
     { read -r _ && read -r pg_super && read -r pg_super_password; } <"$tmp/postgres-ready"
     # The role owns the database, so it can create tables, functions and schemas there (PG 15
-    # no longer lets everyone create in `public`); CREATEDB lets tests make scratch databases.
-    pg_admin -c "CREATE ROLE $DB_USER LOGIN CREATEDB PASSWORD '$DB_PASSWORD'" \
+    # no longer lets everyone create in `public`); CREATEDB lets tests make scratch databases,
+    # CREATEROLE a role with fewer rights (the lease tests' least-privilege scenario).
+    pg_admin -c "CREATE ROLE $DB_USER LOGIN CREATEDB CREATEROLE PASSWORD '$DB_PASSWORD'" \
         -c "CREATE DATABASE $DB_NAME OWNER $DB_USER" ||
         fail_with_log "creating the PostgreSQL role/database failed" "$dir"/pg_virtualenv.*/log/*.log
     pg_data=$(pg_admin -At -c 'SHOW data_directory')
@@ -430,15 +431,17 @@ start_mariadb() {
     # Both host names: clients connecting to 127.0.0.1 over TCP are matched as '127.0.0.1'
     # with --skip-name-resolve, socket clients as 'localhost'. The pattern grant lets tests
     # create scratch databases ulid_flake_test_* (in grant patterns `_` is a wildcard, so it
-    # is escaped). PROCESS lets the lease tests read information_schema.INNODB_TRX.
+    # is escaped), and grant rights on their tables to a user of their own (CREATE USER, and
+    # GRANT OPTION there: the lease tests' least-privilege scenario). PROCESS lets the lease
+    # tests read information_schema.INNODB_TRX.
     local scratch_pattern="${DB_NAME//_/\\_}\\_%"
     my_root <<EOF || fail_with_log "creating the MariaDB user/database failed" "$dir/server.log"
 CREATE DATABASE $DB_NAME;
 CREATE USER '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
 CREATE USER '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
 GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
-GRANT ALL PRIVILEGES ON \`$scratch_pattern\`.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
-GRANT PROCESS ON *.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
+GRANT ALL PRIVILEGES ON \`$scratch_pattern\`.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost' WITH GRANT OPTION;
+GRANT PROCESS, CREATE USER ON *.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
 EOF
     my_version=$(my_root -N -B -e 'SELECT VERSION()')
     my_version=${my_version%%-*}

@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 use ulid_flake_core::Error;
+use ulid_flake_core::lease::sql::Dialect;
 use ulid_flake_core::lease::{
     LeaseError, LeaseOptions, LeaseState, LeaseTiming, ScalabilityIdLease,
 };
@@ -76,12 +77,20 @@ impl Server {
 
     /// [`Server::client`], with the client's complaint as the error.
     fn try_client(self, database: &str, sql: &str) -> Result<String, String> {
+        let url = match self {
+            Self::Postgres | Self::PgBouncer => Self::Postgres.url(database),
+            Self::Mysql => Self::Mysql.url(database),
+        };
+        self.try_client_as(&url, sql)
+    }
+
+    /// Runs `sql` with the server's command-line client, connected as `url` says.
+    fn try_client_as(self, url: &str, sql: &str) -> Result<String, String> {
         let output = match self {
-            Self::Postgres | Self::PgBouncer => Command::new("psql")
-                .args([&Self::Postgres.url(database), "-XAtqc", sql])
-                .output(),
+            Self::Postgres | Self::PgBouncer => {
+                Command::new("psql").args([url, "-XAtqc", sql]).output()
+            }
             Self::Mysql => {
-                let url = Self::Mysql.url(database);
                 let rest = url.strip_prefix("mysql://").expect("a mysql:// URL");
                 let (credentials, rest) = rest.split_once('@').expect("user:password@");
                 let (user, password) = credentials.split_once(':').expect("user:password");
@@ -725,9 +734,62 @@ pub fn kill_partition_and_take(server: Server, child: impl Fn() -> Command) -> R
     report
 }
 
+/// A role that may only `SELECT`, `INSERT` and `UPDATE` the lease table, which a migration
+/// created before (here, the test role): the lease connects (its probe finds the table; it
+/// has no right to create one), takes an id, issues an ID under it, and releases it.
+pub fn leases_with_only_select_insert_update(
+    server: Server,
+    acquire: fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+) {
+    let database = server.scratch_database();
+    let role = unique_name("lease_role");
+    let password = "lease-only";
+    let (dialect, grant) = match server {
+        Server::Postgres | Server::PgBouncer => (
+            Dialect::Postgres,
+            format!(
+                "CREATE ROLE {role} LOGIN PASSWORD '{password}'; \
+                 GRANT SELECT, INSERT, UPDATE ON ulid_flake_leases TO {role}"
+            ),
+        ),
+        Server::Mysql => (
+            Dialect::MySql,
+            format!(
+                "CREATE USER '{role}'@'127.0.0.1' IDENTIFIED BY '{password}'; \
+                 CREATE USER '{role}'@'localhost' IDENTIFIED BY '{password}'; \
+                 GRANT SELECT, INSERT, UPDATE ON {database}.ulid_flake_leases \
+                 TO '{role}'@'127.0.0.1', '{role}'@'localhost'"
+            ),
+        ),
+    };
+    server.client(&database, dialect.create_table().sql());
+    server.client(&database, &grant);
+    let url = server.url(&database);
+    let (scheme, rest) = url.split_once("://").expect("a URL");
+    let (_, address) = rest.split_once('@').expect("user:password@");
+    let url = format!("{scheme}://{role}:{password}@{address}");
+    let cannot_create = server.try_client_as(&url, "CREATE TABLE elsewhere (x INT)");
+    assert!(cannot_create.is_err(), "the role may create tables");
+
+    let lease = acquire(
+        &url,
+        LeaseOptions::new(unique_name("lease")).timing(timing()),
+    )
+    .unwrap();
+    let id = lease.generator().try_generate().unwrap();
+    assert_eq!(Some(id.scalability_id()), lease.status().scalability_id);
+    lease.release().unwrap();
+}
+
 /// The libfaketime library that fakes a replica's wall clock (`scripts/install-build-deps.sh`
-/// installs it): the multi-threaded build, which a replica with a lease thread needs.
-const FAKETIME_LIBRARY: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+/// installs it): the multi-threaded build, which a replica with a lease thread needs, in
+/// Debian's directory for this machine's architecture.
+fn faketime_library() -> PathBuf {
+    let arch = std::env::consts::ARCH;
+    PathBuf::from(format!(
+        "/usr/lib/{arch}-linux-gnu/faketime/libfaketimeMT.so.1"
+    ))
+}
 
 /// A replica's wall clock, offset from the machine's by the test (libfaketime, reading the
 /// offset from a file at every call); its monotonic clocks (`CLOCK_BOOTTIME` included) are
@@ -738,10 +800,12 @@ struct SteppedClock {
 
 impl SteppedClock {
     fn new(dir: &Path, name: &str, offset: &str) -> Self {
+        let library = faketime_library();
         assert!(
-            Path::new(FAKETIME_LIBRARY).exists(),
-            "{FAKETIME_LIBRARY} is missing: the clock-step scenarios need libfaketime \
-             (scripts/install-build-deps.sh installs it)"
+            library.exists(),
+            "{} is missing: the clock-step scenarios need libfaketime \
+             (scripts/install-build-deps.sh installs it)",
+            library.display()
         );
         let clock = Self {
             file: dir.join(format!("{name}.faketime")),
@@ -753,7 +817,7 @@ impl SteppedClock {
     /// `command` with its wall clock read through this offset.
     fn apply(&self, mut command: Command) -> Command {
         command
-            .env("LD_PRELOAD", FAKETIME_LIBRARY)
+            .env("LD_PRELOAD", faketime_library())
             .env("FAKETIME_TIMESTAMP_FILE", &self.file)
             .env("FAKETIME_NO_CACHE", "1")
             .env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
@@ -796,10 +860,12 @@ pub fn clock_steps(server: Server, child: impl Fn() -> Command) {
     let mut first = Replica::start(ahead.apply(child()), &url, &namespace, &dir, false);
     first.wait_held(1);
     sleep(300);
-    ahead.step("+1s");
-    sleep(1_500);
     let mut second = Replica::start(child(), &url, &namespace, &dir, true);
     sleep(300);
+    ahead.step("+1s");
+    // Handed on while its last IDs, stamped up to 1 s ahead before a renewal noticed, are
+    // still ahead of the database's clock: the release's grace must cover them.
+    sleep(600);
     let first_pid = first.child.id();
     let first = first.stop();
     remove_faketime_files(first_pid);
@@ -813,7 +879,7 @@ pub fn clock_steps(server: Server, child: impl Fn() -> Command) {
     third.wait_held(1);
     sleep(800);
     behind.step("+0");
-    sleep(800);
+    sleep(1_500);
     let third_pid = third.child.id();
     let third = third.stop();
     remove_faketime_files(third_pid);
@@ -1133,6 +1199,12 @@ macro_rules! lease_tests {
         }
 
         #[test]
+        fn postgres_leases_with_only_select_insert_update() {
+            let server = $crate::lease::Server::Postgres;
+            $crate::lease::leases_with_only_select_insert_update(server, $acquire);
+        }
+
+        #[test]
         fn postgres_refuses_ids_in_use() {
             $crate::lease::ids_in_use_are_refused($crate::lease::Server::Postgres, $acquire);
         }
@@ -1168,6 +1240,12 @@ macro_rules! lease_tests {
         #[test]
         fn mysql_clock_steps_fail_closed_without_duplicates() {
             $crate::lease::clock_steps($crate::lease::Server::Mysql, child);
+        }
+
+        #[test]
+        fn mysql_leases_with_only_select_insert_update() {
+            let server = $crate::lease::Server::Mysql;
+            $crate::lease::leases_with_only_select_insert_update(server, $acquire);
         }
 
         #[test]

@@ -94,11 +94,11 @@ enum Session {
     Mysql(MysqlConnection),
 }
 
-/// The database's clock, as `Dialect::database_time` names its column.
+/// The one `BIGINT` of a query the core hands over (`LeaseDatabase::query_i64`).
 #[derive(QueryableByName)]
-struct DatabaseTime {
+struct Value {
     #[diesel(sql_type = BigInt)]
-    now_us: i64,
+    value: i64,
 }
 
 /// The statement as a Diesel query of backend `$backend`, its parameters bound in order.
@@ -155,18 +155,22 @@ impl LeaseDatabase for DieselLeaseDatabase {
     }
 
     /// On PostgreSQL in a transaction of its own, which a pooler keeps on one server
-    /// session from the statement's prepare to its execution; on MySQL autocommitted.
+    /// session from the statement's prepare to its execution, guarded against idling
+    /// ([`Dialect::transaction_guard`]); on MySQL autocommitted.
     fn execute(
         &mut self,
         connection: &mut DieselLeaseConnection,
         statement: &Statement<'_>,
-        _: Duration,
+        timeout: Duration,
     ) -> Result<u64, DatabaseError> {
         let changed = match &mut connection.0 {
             #[cfg(feature = "postgres")]
-            Session::Postgres(conn) => {
-                conn.transaction(|conn| query!(statement, diesel::pg::Pg).execute(conn))?
-            }
+            Session::Postgres(conn) => conn.transaction(|conn| {
+                if let Some(guard) = Dialect::Postgres.transaction_guard(timeout) {
+                    query!(guard, diesel::pg::Pg).execute(conn)?;
+                }
+                query!(statement, diesel::pg::Pg).execute(conn)
+            })?,
             #[cfg(feature = "mysql")]
             Session::Mysql(conn) => query!(statement, diesel::mysql::Mysql).execute(conn)?,
         };
@@ -179,7 +183,7 @@ impl LeaseDatabase for DieselLeaseDatabase {
         statement: &Statement<'_>,
         _: Duration,
     ) -> Result<i64, DatabaseError> {
-        let time: DatabaseTime = match &mut connection.0 {
+        let value: Value = match &mut connection.0 {
             #[cfg(feature = "postgres")]
             Session::Postgres(conn) => {
                 conn.transaction(|conn| query!(statement, diesel::pg::Pg).get_result(conn))?
@@ -187,7 +191,7 @@ impl LeaseDatabase for DieselLeaseDatabase {
             #[cfg(feature = "mysql")]
             Session::Mysql(conn) => query!(statement, diesel::mysql::Mysql).get_result(conn)?,
         };
-        Ok(time.now_us)
+        Ok(value.value)
     }
 }
 

@@ -202,7 +202,8 @@ impl LeaseDatabase for SqlxLeaseDatabase {
     }
 
     /// On PostgreSQL in a transaction of its own, which a pooler keeps on one server
-    /// session from the statement's prepare to its execution; on MySQL autocommitted.
+    /// session from the statement's prepare to its execution, guarded against idling
+    /// ([`Dialect::transaction_guard`]); on MySQL autocommitted.
     fn execute(
         &mut self,
         connection: &mut SqlxLeaseConnection,
@@ -214,6 +215,9 @@ impl LeaseDatabase for SqlxLeaseDatabase {
                 #[cfg(feature = "postgres")]
                 Session::Postgres(conn) => {
                     let mut transaction = conn.begin().await?;
+                    if let Some(guard) = Dialect::Postgres.transaction_guard(timeout) {
+                        query!(guard).execute(&mut *transaction).await?;
+                    }
                     let changed = query!(statement).execute(&mut *transaction).await?;
                     transaction.commit().await?;
                     Ok(changed.rows_affected())
@@ -224,6 +228,8 @@ impl LeaseDatabase for SqlxLeaseDatabase {
         })
     }
 
+    /// A query without parameters (all the core hands over) goes as a simple query on
+    /// PostgreSQL: one round trip, which the clock comparison's bound needs short.
     fn query_i64(
         &mut self,
         connection: &mut SqlxLeaseConnection,
@@ -232,6 +238,13 @@ impl LeaseDatabase for SqlxLeaseDatabase {
     ) -> Result<i64, sqlx::Error> {
         self.block_on(timeout, async {
             match &mut connection.0 {
+                #[cfg(feature = "postgres")]
+                Session::Postgres(conn) if statement.params().is_empty() => {
+                    sqlx::raw_sql(statement.sql())
+                        .fetch_one(&mut *conn)
+                        .await?
+                        .try_get(0)
+                }
                 #[cfg(feature = "postgres")]
                 Session::Postgres(conn) => {
                     let mut transaction = conn.begin().await?;

@@ -43,28 +43,38 @@ impl<C: Clock, R: RandomSource> LeaseGate<'_, C, R> {
     /// Closes the gate after the lease was lost, remembering the deadline it had so that a
     /// refused ID says since when.
     pub(crate) fn close_lost(&self) {
-        let (deadline, _) = self.state();
+        let deadline = match self.state() {
+            // Closed for clock skew: the deadline it would have had.
+            (0, _) => self.generator.lost_deadline.load(Ordering::Acquire),
+            (deadline, _) => deadline,
+        };
         self.generator.close_gate();
         self.generator
             .lost_deadline
             .store(deadline, Ordering::Release);
     }
 
-    /// Closes the gate because this machine's wall clock is `skew_ms` off the database's
-    /// (positive: ahead), more than `bound_ms` allows, so that a refused ID says so.
-    pub(crate) fn close_skewed(&self, skew_ms: i64, bound_ms: u64) {
+    /// Closes the gate on `scalability_id`, held, because this machine's wall clock is
+    /// `skew_ms` off the database's (positive: ahead), more than `bound_ms` allows, so that a
+    /// refused ID says so; `deadline` is the one the gate would have had, which a loss then
+    /// reports.
+    pub(crate) fn close_skewed(
+        &self,
+        scalability_id: u8,
+        skew_ms: i64,
+        bound_ms: u64,
+        deadline: u64,
+    ) {
         let generator = self.generator;
-        generator.lost_deadline.store(0, Ordering::Release);
+        generator.lost_deadline.store(deadline, Ordering::Release);
         generator.skew_bound_ms.store(bound_ms, Ordering::Release);
         // Never the sentinel: i64::MIN ms is no skew a clock can show.
         generator
             .skew_ms
             .store(skew_ms.max(i64::MIN + 1) as u64, Ordering::Release);
-        let _ = generator
+        generator
             .gate
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |word| {
-                Some(gate::word(0, gate::scalability_id(word)))
-            });
+            .store(gate::word(0, scalability_id.into()), Ordering::Release);
     }
 
     /// The gate's deadline (ms since the epoch, exclusive) and scalability id.

@@ -187,17 +187,32 @@ struct DatabaseReading {
     received: Duration,
 }
 
-/// How this machine's wall clock compared with the database's.
+/// A reading of both of the lease's clocks: the wall clock (Unix ms) first, then the
+/// monotonic one, so that a pause between the two shortens what a deadline leaves, never
+/// lengthens it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Reading {
+    wall_unix_ms: i64,
+    monotonic: Duration,
+}
+
+/// How this machine's wall clock compared with the database's, and the reading of the
+/// clocks taken last in the comparison (what a confirmation counts from).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Clocks {
     /// Within the bound, whatever the round trip hid.
-    Agree,
+    Agree(Reading),
     /// Beyond the bound, whatever the round trip hid: `skew_ms` apart (this clock minus
     /// the database's, the middle of the interval the round trip allows).
-    Apart { skew_ms: i64 },
-    /// The round trip was too long to tell.
+    Apart { skew_ms: i64, reading: Reading },
+    /// The round trip was too long to tell, or the wall clock stepped during it.
     Unknown { round_trip: Duration },
 }
+
+/// How far the wall clock's advance between the comparison's two readings may differ from
+/// the monotonic clock's before the comparison counts as unknown: each millisecond reading
+/// is up to 1 ms short, and the monotonic readings sit just outside the wall ones.
+const STEP_TOLERANCE: Duration = Duration::from_millis(2);
 
 /// How a step ended.
 #[derive(Debug, PartialEq)]
@@ -222,6 +237,10 @@ pub(crate) struct Driver<S: LeaseStore, C> {
     failures: u32,
     last_failure: Option<S::Error>,
     database_clock: Option<DatabaseReading>,
+    /// A take succeeded and no confirmation has counted its reading as the generator's
+    /// floor yet (a take found apart keeps the id, so the confirmation that follows is not a
+    /// move).
+    floor_due: bool,
 }
 
 impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
@@ -234,6 +253,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             failures: 0,
             last_failure: None,
             database_clock: None,
+            floor_due: false,
         }
     }
 
@@ -259,10 +279,12 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             }
             if self.monotonic().saturating_sub(started) + wait > self.shared.timing.acquire_timeout
             {
+                let recorded = self.shared.record().last_error.clone();
                 let error: Box<dyn core::error::Error + Send + Sync> =
-                    match self.last_failure.take() {
-                        Some(error) => Box::new(error),
-                        None => "the answers came too late to hold the lease".into(),
+                    match (self.last_failure.take(), recorded) {
+                        (Some(error), _) => Box::new(error),
+                        (None, Some(recorded)) => recorded.into(),
+                        (None, None) => "the answers came too late to hold the lease".into(),
                     };
                 return Err(LeaseError::Database(error));
             }
@@ -284,7 +306,13 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let gate = self.shared.generator.lease_gate();
         gate.close();
         let mut release_error = None;
-        if let Some(held) = self.held.take() {
+        // The id held, or the one a take may have left this lease's (it is tried first).
+        let own = self
+            .held
+            .take()
+            .map(|held| held.scalability_id)
+            .or(self.previous);
+        if let Some(scalability_id) = own {
             let grace = self.shared.timing.margin + Duration::from_millis(self.ahead_ms());
             // A release is one idempotent statement, so a failed one is sent again: InnoDB
             // picks a statement as a deadlock's victim and rolls it back, and a connection
@@ -292,7 +320,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             for attempt in 1..=RELEASE_ATTEMPTS {
                 match self
                     .store
-                    .release(&request(&self.shared, held.scalability_id, grace))
+                    .release(&request(&self.shared, scalability_id, grace))
                 {
                     Ok(()) => {
                         release_error = None;
@@ -335,9 +363,9 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             .renew(&request(&self.shared, held.scalability_id, validity))
         {
             Ok(true) => match self.compare_clocks() {
-                Ok(Clocks::Agree) => self.renewed(held, sent),
-                Ok(Clocks::Apart { skew_ms }) => {
-                    self.hold_apart(held.scalability_id, sent, skew_ms)
+                Ok(Clocks::Agree(reading)) => self.renewed(held, sent, reading),
+                Ok(Clocks::Apart { skew_ms, reading }) => {
+                    self.hold_apart(held.scalability_id, sent, skew_ms, reading)
                 }
                 Ok(Clocks::Unknown { round_trip }) => {
                     self.clocks_unknown(round_trip, "renewal");
@@ -358,8 +386,8 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     }
 
     /// A renewal the database granted, with the clocks agreeing.
-    fn renewed(&mut self, held: Held, sent: Duration) -> (Outcome, Duration) {
-        if self.confirm(held.scalability_id, sent) {
+    fn renewed(&mut self, held: Held, sent: Duration, reading: Reading) -> (Outcome, Duration) {
+        if self.confirm(held.scalability_id, sent, reading) {
             self.failures = 0;
             // The status's error is the last failure since the lease was confirmed.
             self.shared.record().last_error = None;
@@ -399,12 +427,15 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                 self.store.take(&request)
             };
             let clocks = match result {
-                Ok(true) => Some(self.compare_clocks()),
+                Ok(true) => {
+                    self.floor_due = true;
+                    Some(self.compare_clocks())
+                }
                 _ => None,
             };
             match (result, clocks) {
-                (Ok(true), Some(Ok(Clocks::Apart { skew_ms }))) => {
-                    let outcome = self.hold_apart(scalability_id, sent, skew_ms);
+                (Ok(true), Some(Ok(Clocks::Apart { skew_ms, reading }))) => {
+                    let outcome = self.hold_apart(scalability_id, sent, skew_ms, reading);
                     if outcome.0 == Outcome::Held {
                         self.acquired(scalability_id);
                     }
@@ -422,7 +453,9 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                     self.fail(error, None);
                     return (Outcome::Failed, self.backoff());
                 }
-                (Ok(true), _) if self.confirm(scalability_id, sent) => {
+                (Ok(true), Some(Ok(Clocks::Agree(reading))))
+                    if self.confirm(scalability_id, sent, reading) =>
+                {
                     self.acquired(scalability_id);
                     return (Outcome::Held, self.shared.timing.renew_every);
                 }
@@ -470,29 +503,23 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// Opens the gate after the database granted `scalability_id` for a call sent at `sent`:
     /// until `sent + W·(1 − ρ) − m`, as a millisecond of the generator's clock. False when
     /// that moment has passed already.
-    fn confirm(&mut self, scalability_id: u8, sent: Duration) -> bool {
+    fn confirm(&mut self, scalability_id: u8, sent: Duration, reading: Reading) -> bool {
         let deadline = sent + self.shared.timing.usable_validity();
         let gate = self.shared.generator.lease_gate();
-        // The wall clock first, then the monotonic one: a pause between the two reads then
-        // shortens what is left, never lengthens it.
-        // A clock outside the epoch's range can stamp no ID: stay closed.
-        let Ok(timestamp) = gate.now() else {
+        // The wall clock as the comparison with the database's found it: a clock outside the
+        // epoch's range can stamp no ID, so stay closed.
+        let Some((timestamp, gate_deadline)) = self.gate_deadline(deadline, reading) else {
             return false;
         };
-        let now = self.monotonic();
-        let Some(left) = deadline.checked_sub(now).filter(|left| !left.is_zero()) else {
-            return false;
-        };
-        // Rounded down: the last millisecond allowed ends no later than the deadline.
-        let gate_deadline = timestamp + left.as_millis() as u64;
         let moved = self
             .held
             .is_none_or(|held| held.scalability_id != scalability_id);
-        if moved {
-            // IDs under this id start from the reading taken now: not in a millisecond
-            // stamped before the id was this lease's, nor in one before the reading if the
-            // wall clock steps back before the next renewal compares it with the database's.
+        if moved || self.floor_due {
+            // IDs under this id start from the reading the clocks agreed at: not in a
+            // millisecond stamped before the id was this lease's, nor in one before the
+            // reading if the wall clock steps back before the next renewal compares it.
             gate.leave_milliseconds_before(timestamp);
+            self.floor_due = false;
         }
         gate.open(scalability_id, gate_deadline);
         self.held = Some(Held {
@@ -511,10 +538,37 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         true
     }
 
+    /// The millisecond (since the epoch) `reading` was taken in, and the gate's deadline
+    /// for a validity that ends at `deadline` on the monotonic clock: `None` when that has
+    /// passed, or the wall clock is outside the epoch's range.
+    fn gate_deadline(&self, deadline: Duration, reading: Reading) -> Option<(u64, u64)> {
+        let timestamp = self
+            .shared
+            .generator
+            .epoch()
+            .ms_since_epoch_at(reading.wall_unix_ms)
+            .ok()?;
+        let left = deadline
+            .checked_sub(reading.monotonic)
+            .filter(|left| !left.is_zero())?;
+        // Rounded down: the last millisecond allowed ends no later than the deadline.
+        Some((timestamp, timestamp + left.as_millis() as u64))
+    }
+
+    /// Reads the wall clock, then the monotonic one.
+    pub(crate) fn read_clocks(&self) -> Reading {
+        let wall_unix_ms = self.shared.generator.clock().unix_ms();
+        Reading {
+            wall_unix_ms,
+            monotonic: self.monotonic(),
+        }
+    }
+
     /// Reads the database's clock and compares this machine's wall clock with it. The
     /// database read its clock between the two readings here, so the difference lies in an
     /// interval as wide as the round trip; the clocks agree when all of it is within the
-    /// bound, and are apart when none of it is.
+    /// bound, and are apart when none of it is. A wall clock that advanced by more, or less,
+    /// than the monotonic one between the two readings stepped: nothing can be told.
     fn compare_clocks(&mut self) -> Result<Clocks, S::Error> {
         let clock = self.shared.generator.clock();
         let asked = self.monotonic();
@@ -522,12 +576,13 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let at_us = self
             .store
             .database_time(self.shared.timing.request_timeout)?;
-        let after_ms = clock.unix_ms();
-        let received = self.monotonic();
+        let reading = self.read_clocks();
+        let (after_ms, received) = (reading.wall_unix_ms, reading.monotonic);
         self.database_clock = Some(DatabaseReading { at_us, received });
         let round_trip = received.saturating_sub(asked);
-        if after_ms < before_ms {
-            // Stepped back between the two readings: nothing to tell from them.
+        let wall_advance_us = after_ms.saturating_sub(before_ms).saturating_mul(1000);
+        let monotonic_advance_us = round_trip.as_micros() as i64;
+        if wall_advance_us.abs_diff(monotonic_advance_us) > STEP_TOLERANCE.as_micros() as u64 {
             return Ok(Clocks::Unknown { round_trip });
         }
         let bound = self.skew_bound().as_micros() as i64;
@@ -538,10 +593,11 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             .saturating_mul(1000)
             .saturating_sub(at_us);
         Ok(if low >= -bound && high <= bound {
-            Clocks::Agree
+            Clocks::Agree(reading)
         } else if low > bound || high < -bound {
             Clocks::Apart {
                 skew_ms: (low / 2 + high / 2).div_euclid(1000),
+                reading,
             }
         } else {
             Clocks::Unknown { round_trip }
@@ -563,19 +619,26 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         scalability_id: u8,
         sent: Duration,
         skew_ms: i64,
+        reading: Reading,
     ) -> (Outcome, Duration) {
         let deadline = sent + self.shared.timing.usable_validity();
-        if self.monotonic() >= deadline {
-            if let Some(held) = self.held {
-                self.lose(held, "the renewal's answer came after the validity ran out");
+        let Some((_, would_be)) = self.gate_deadline(deadline, reading) else {
+            match self.held {
+                Some(held) => {
+                    self.lose(held, "the renewal's answer came after the validity ran out");
+                }
+                // Taken, too late to use: tried first next time, by renewal.
+                None => self.previous = Some(scalability_id),
             }
             return (Outcome::Lost, Duration::ZERO);
-        }
+        };
         let bound_ms = self.skew_bound().as_millis() as u64;
-        self.shared
-            .generator
-            .lease_gate()
-            .close_skewed(skew_ms, bound_ms);
+        self.shared.generator.lease_gate().close_skewed(
+            scalability_id,
+            skew_ms,
+            bound_ms,
+            would_be,
+        );
         self.held = Some(Held {
             scalability_id,
             deadline,
@@ -617,26 +680,25 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
 
     /// How far past the database's clock, now, the generator stamped its last ID, in ms (0
     /// when not past it): the release's grace adds it to the margin, so that the next holder
-    /// stamps no millisecond this one did. Measured against this machine's wall clock (IDs
-    /// stamped ahead of it after a rollback) and against the database's, as last read plus
-    /// the monotonic time since (IDs stamped by a wall clock that stepped ahead before a
-    /// renewal found it apart): the larger.
+    /// (whose clock agrees with the database's) stamps no millisecond this one did. The
+    /// database's clock now is its last reading plus the monotonic time since, which a wall
+    /// clock that stepped ahead before a renewal found it apart does not move; with no
+    /// reading, this machine's wall clock (IDs stamped ahead of it after a rollback).
     fn ahead_ms(&self) -> u64 {
         let gate = self.shared.generator.lease_gate();
         let Some(last) = gate.last_ms() else {
             return 0;
         };
-        let ahead_of_wall = gate.now().map_or(0, |now| last.saturating_sub(now));
-        let ahead_of_database = self.database_clock.map_or(0, |reading| {
-            let since = self
-                .monotonic()
-                .saturating_sub(reading.received)
-                .mul_f64(1.0 - self.shared.timing.max_drift);
-            let database_now_ms = reading.at_us / 1000 + since.as_millis() as i64;
-            let last_unix_ms = (self.shared.generator.epoch().unix_ms() + last) as i64;
-            last_unix_ms.saturating_sub(database_now_ms).max(0) as u64
-        });
-        ahead_of_wall.max(ahead_of_database)
+        let Some(reading) = self.database_clock else {
+            return gate.now().map_or(0, |now| last.saturating_sub(now));
+        };
+        let since = self
+            .monotonic()
+            .saturating_sub(reading.received)
+            .mul_f64(1.0 - self.shared.timing.max_drift);
+        let database_now_ms = reading.at_us / 1000 + since.as_millis() as i64;
+        let last_unix_ms = (self.shared.generator.epoch().unix_ms() + last) as i64;
+        last_unix_ms.saturating_sub(database_now_ms).max(0) as u64
     }
 
     fn acquired(&mut self, scalability_id: u8) {
@@ -649,7 +711,10 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             "set by confirm"
         );
         record.acquisitions += 1;
-        record.last_error = None;
+        // A take found apart keeps its error: the lease issues no ID.
+        if record.state == Some(LeaseState::Held) {
+            record.last_error = None;
+        }
         crate::macros::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, scalability_id, acquisitions = record.acquisitions, "scalability-id lease acquired");
     }
 

@@ -349,6 +349,10 @@ impl LeaseTiming {
         if self.renew_every.is_zero() || self.renew_every >= self.usable_validity() {
             return invalid("renew_every above zero and below validity × (1 − max_drift) − margin");
         }
+        // The clocks agree only when a round trip fits in *m* (less 1 ms of reading).
+        if self.margin < Duration::from_millis(10) {
+            return invalid("a margin of at least 10 ms");
+        }
         if self.retry_min.is_zero() || self.retry_min > self.retry_max {
             return invalid("0 < retry_min <= retry_max");
         }
@@ -621,7 +625,8 @@ impl core::error::Error for LeaseError {
 /// valid (see the [module docs](self)). Keep the lease for as long as its IDs are made —
 /// usually the life of the process, which [`install_default`](Self::install_default) arranges
 /// for the process-wide default generator. Dropping it stops the generator and lets the id
-/// expire after the margin.
+/// expire after the margin (plus however far its last ID was stamped ahead of the database's
+/// clock).
 pub struct ScalabilityIdLease<C: LeaseClock = SystemClock> {
     shared: Arc<Shared<C>>,
     thread: Option<JoinHandle<()>>,
@@ -727,8 +732,9 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
         self.shared.status()
     }
 
-    /// Stops issuing IDs, lets the id expire after the margin, and waits for the lease's
-    /// thread to finish.
+    /// Stops issuing IDs, lets the id expire after the margin (plus however far its last ID
+    /// was stamped ahead of the database's clock), and waits for the lease's thread to
+    /// finish.
     ///
     /// # Errors
     ///
@@ -812,12 +818,15 @@ impl ScalabilityIdLease {
         // Kept until the process exits: the default generator can never outlive its lease.
         let shared: &'static Shared<SystemClock> = Box::leak(Box::new(Arc::clone(&self.shared)));
         install_leased(&shared.generator).map_err(LeaseError::Install)?;
-        // Only the first install reaches this point: the default is set once.
-        let _ = INSTALLED.set(shared);
-        // The thread runs on, until the process exits or `release_installed_lease`.
-        *INSTALLED_THREAD
+        // Only the first install reaches this point: the default is set once. The thread runs
+        // on, until the process exits or `release_installed_lease`, which finds both set
+        // together (it takes this lock first).
+        let mut thread = INSTALLED_THREAD
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = self.thread.take();
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *thread = self.thread.take();
+        let _ = INSTALLED.set(shared);
+        drop(thread);
         core::mem::forget(self);
         Ok(())
     }
@@ -847,9 +856,9 @@ static INSTALLED_THREAD: std::sync::Mutex<Option<JoinHandle<()>>> = std::sync::M
 /// Gives up the lease that [`ScalabilityIdLease::install_default`] installed, for a graceful
 /// shutdown (on `SIGTERM`, once the last request is served): the default generator stops
 /// issuing IDs ([`Error::LeaseNotValid`]), and the id expires after the margin rather than
-/// the whole validity, so that the replica that replaces this one can take it at once.
-/// Returns once the release was sent; nothing to do when no lease was installed, or it was
-/// released already.
+/// the whole validity, so that the replica that replaces this one can take it soon.
+/// Returns once the release was sent (a second call waits for the first); nothing to do
+/// when no lease was installed, or it was released already.
 ///
 /// # Errors
 ///
@@ -860,14 +869,14 @@ static INSTALLED_THREAD: std::sync::Mutex<Option<JoinHandle<()>>> = std::sync::M
 /// assert!(ulid_flake_core::lease::release_installed_lease().is_ok());
 /// ```
 pub fn release_installed_lease() -> Result<(), LeaseError> {
+    // Held until the release is sent, so that a second call waits for the first.
+    let mut thread = INSTALLED_THREAD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let Some(shared) = INSTALLED.get() else {
         return Ok(());
     };
-    let thread = INSTALLED_THREAD
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take();
-    release(shared, thread)
+    release(shared, thread.take())
 }
 
 /// The status of the lease that [`ScalabilityIdLease::install_default`] installed, for health

@@ -15,7 +15,16 @@
 //! own (a transaction-mode pooler keeps a transaction on one server session, as a statement
 //! prepared in one round trip and executed in the next needs): none of these statements locks
 //! a row another holder still holds — the insert meets an existing row without locking it, and
-//! an update whose condition is false on the row it reads takes no lock.
+//! an update whose condition is false on the row it reads takes no lock. One that meets a row
+//! another take is changing at that moment waits for it, then locks the new row to re-read
+//! it; so that a process paused before its commit cannot keep that lock on the winner's row,
+//! the transaction starts with [`Dialect::transaction_guard`].
+//!
+//! So the session's isolation level does not matter (InnoDB's default REPEATABLE READ or READ
+//! COMMITTED alike). A deadlock or lock-wait error (MySQL's 1213, 1205) fails the one
+//! statement; the lease treats it like any failed call: a renewal is retried after the
+//! backoff while the deadline stands. MySQL 8 speaks the same statements; the tests run on
+//! MariaDB and PostgreSQL (no MySQL server among this machine's packages).
 //!
 //! Times are the database's, in microseconds since the Unix epoch, read when the statement
 //! runs (PostgreSQL's `clock_timestamp()`, not the transaction's `now()`; MySQL's
@@ -24,10 +33,12 @@
 //!
 //! # What a lease needs from the database
 //!
-//! The table, [`Dialect::create_table`], which the store creates when missing. To run the
-//! application without the right to create tables, create it once — by hand or in a
-//! migration, with that statement — and grant the application's role `SELECT`, `INSERT` and
-//! `UPDATE` on `ulid_flake_leases`; nothing else (no `DELETE`, no locks, no functions).
+//! The table, [`Dialect::create_table`], which the store creates when a new connection finds
+//! it missing. To run the application without the right to create tables, create it once —
+//! by hand or in a migration, with that statement — and grant the application's role
+//! `SELECT`, `INSERT` and `UPDATE` on `ulid_flake_leases`; nothing else (no `DELETE`, no
+//! locks, no functions). The fault suite leases through such a role on each server
+//! (`*_leases_with_only_select_insert_update`).
 
 use core::fmt;
 use core::time::Duration;
@@ -150,6 +161,7 @@ struct Sql {
     renew: &'static str,
     release: &'static str,
     database_time: &'static str,
+    table_probe: &'static str,
 }
 
 const POSTGRES: Sql = Sql {
@@ -183,7 +195,8 @@ const POSTGRES: Sql = Sql {
         now_us!(postgres),
         " + $1) WHERE namespace = $2 AND scalability_id = $3 AND holder = $4"
     ),
-    database_time: concat!("SELECT ", now_us!(postgres), " AS now_us"),
+    database_time: concat!("SELECT ", now_us!(postgres), " AS value"),
+    table_probe: "SELECT COUNT(*) AS value FROM ulid_flake_leases WHERE 1 = 0",
 };
 
 const MYSQL: Sql = Sql {
@@ -216,7 +229,8 @@ const MYSQL: Sql = Sql {
         now_us!(mysql),
         " + ?) WHERE namespace = ? AND scalability_id = ? AND holder = ?"
     ),
-    database_time: concat!("SELECT ", now_us!(mysql), " AS now_us"),
+    database_time: concat!("SELECT ", now_us!(mysql), " AS value"),
+    table_probe: "SELECT COUNT(*) AS value FROM ulid_flake_leases WHERE 1 = 0",
 };
 
 impl Dialect {
@@ -305,7 +319,7 @@ impl Dialect {
         Statement::new(self.sql().release, Self::holder_params(request))
     }
 
-    /// Reads the database's clock: one row of one `BIGINT` column, `now_us`, µs since the
+    /// Reads the database's clock: one row of one `BIGINT` column, `value`, µs since the
     /// Unix epoch.
     ///
     /// ```
@@ -314,6 +328,62 @@ impl Dialect {
     /// ```
     pub fn database_time(self) -> Statement<'static> {
         Statement::new(self.sql().database_time, [])
+    }
+
+    /// Whether the lease table is there: one row of one `BIGINT` column, `value` (0), or an
+    /// error. Needs only `SELECT` on the table, where creating it needs `CREATE`.
+    ///
+    /// ```
+    /// use ulid_flake_core::lease::sql::Dialect;
+    /// assert!(Dialect::Postgres.table_probe().sql().contains("FROM ulid_flake_leases"));
+    /// ```
+    pub fn table_probe(self) -> Statement<'static> {
+        Statement::new(self.sql().table_probe, [])
+    }
+
+    /// What a new connection runs first. On MySQL, `autocommit` on, whatever the server's
+    /// `init_connect` set: with it off, every lease statement would stay in one open
+    /// transaction, keeping its locks, and a dropped connection would roll renewals back that
+    /// the holder counted on. Nothing on PostgreSQL.
+    ///
+    /// ```
+    /// use ulid_flake_core::lease::sql::Dialect;
+    /// assert_eq!(Dialect::MySql.session_setup().unwrap().sql(), "SET autocommit = 1");
+    /// assert_eq!(Dialect::Postgres.session_setup(), None);
+    /// ```
+    pub fn session_setup(self) -> Option<Statement<'static>> {
+        match self {
+            Self::Postgres => None,
+            Self::MySql => Some(Statement::new("SET autocommit = 1", [])),
+        }
+    }
+
+    /// For an adapter that wraps a PostgreSQL statement in a transaction of its own: the
+    /// statement to run first in it, which has the server end the session if the
+    /// transaction then idles for `timeout` (`idle_in_transaction_session_timeout`, for this
+    /// transaction only). A process paused between a statement and its commit would
+    /// otherwise keep the statement's row locks — an update that lost a race for an expired
+    /// row keeps a lock on the winner's new row — and hold the winner's renewals. Nothing on
+    /// MySQL, whose statements run autocommitted.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ulid_flake_core::lease::sql::{Dialect, Param};
+    ///
+    /// let guard = Dialect::Postgres.transaction_guard(Duration::from_secs(2)).unwrap();
+    /// assert_eq!(guard.params(), [Param::BigInt(2_000)]);
+    /// ```
+    pub fn transaction_guard(self, timeout: Duration) -> Option<Statement<'static>> {
+        let timeout_ms = i64::try_from(timeout.as_millis())
+            .unwrap_or(i64::MAX)
+            .max(1);
+        match self {
+            Self::Postgres => Some(Statement::new(
+                "SELECT set_config('idle_in_transaction_session_timeout', CAST($1 AS TEXT), true)",
+                [Param::BigInt(timeout_ms)],
+            )),
+            Self::MySql => None,
+        }
     }
 
     fn holder_params<'a>(request: &LeaseRequest<'a>) -> [Param<'a>; 4] {
@@ -356,7 +426,10 @@ pub trait LeaseDatabase: Sized + Send + 'static {
     /// The driver's error.
     fn connect(&mut self, timeout: Duration) -> Result<Self::Connection, Self::Error>;
 
-    /// Runs `statement` on `connection` and returns the rows it changed.
+    /// Runs `statement` on `connection` and returns the rows it changed (or matched, as
+    /// MySQL drivers that set `CLIENT_FOUND_ROWS` report: the same for these statements). On
+    /// PostgreSQL, an adapter that wraps it in a transaction runs
+    /// [`Dialect::transaction_guard`] first in it.
     ///
     /// # Errors
     ///
@@ -368,7 +441,7 @@ pub trait LeaseDatabase: Sized + Send + 'static {
         timeout: Duration,
     ) -> Result<u64, Self::Error>;
 
-    /// Runs `statement`, a query of one row of one `BIGINT` column named `now_us`, and
+    /// Runs `statement`, a query of one row of one `BIGINT` column named `value`, and
     /// returns the value.
     ///
     /// # Errors
@@ -443,7 +516,17 @@ impl<D: LeaseDatabase> SqlLeaseStore<D> {
         let result = (|| {
             if connection.is_none() {
                 let mut opened = database.connect(timeout)?;
-                database.execute(&mut opened, &dialect.create_table(), timeout)?;
+                if let Some(setup) = dialect.session_setup() {
+                    database.execute(&mut opened, &setup, timeout)?;
+                }
+                // Probed first: creating it, even `IF NOT EXISTS`, needs the right to create
+                // tables, which a role that only uses the table may lack.
+                if database
+                    .query_i64(&mut opened, &dialect.table_probe(), timeout)
+                    .is_err()
+                {
+                    database.execute(&mut opened, &dialect.create_table(), timeout)?;
+                }
                 *connection = Some(opened);
             }
             let open = connection.as_mut().expect("opened above");

@@ -80,6 +80,18 @@ fn a_renewal_interval_beyond_the_usable_validity_is_refused() {
 }
 
 #[test]
+fn a_margin_too_small_to_compare_the_clocks_is_refused() {
+    let timing = LeaseTiming {
+        margin: Duration::from_millis(9),
+        ..LeaseTiming::default()
+    };
+    assert_eq!(
+        error_of(LeaseOptions::new("jobs").timing(timing)),
+        "invalid lease timing: expected a margin of at least 10 ms"
+    );
+}
+
+#[test]
 fn release_stops_the_generator_and_gives_the_id_back() {
     let table = LocalTable::default();
     let lease =

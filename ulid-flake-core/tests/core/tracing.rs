@@ -68,6 +68,25 @@ impl LeaseStore for Granting {
     }
 }
 
+/// Grants every id, from a database whose clock is 5 s behind this machine's.
+struct FiveSecondsBehind;
+
+impl LeaseStore for FiveSecondsBehind {
+    type Error = std::io::Error;
+    fn take(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Granting.take(request)
+    }
+    fn renew(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Granting.renew(request)
+    }
+    fn release(&mut self, request: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        Granting.release(request)
+    }
+    fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
+        Ok(crate::support::database_now_us() - 5_000_000)
+    }
+}
+
 fn events_of(work: impl FnOnce()) -> Vec<String> {
     let recorder = Recorder::default();
     tracing::subscriber::with_default(recorder.clone(), work);
@@ -87,6 +106,38 @@ fn acquiring_a_lease_is_an_info_event() {
             "{} ulid_flake::lease: scalability-id lease acquired",
             Level::INFO
         )]
+    );
+}
+
+#[test]
+fn a_wall_clock_apart_from_the_database_s_is_an_error_event() {
+    let events = events_of(|| {
+        let lease =
+            ScalabilityIdLease::acquire(FiveSecondsBehind, LeaseOptions::new("jobs").ids(2..=2))
+                .unwrap();
+        assert!(matches!(
+            lease.generator().try_generate(),
+            Err(Error::ClockSkew {
+                scalability_id: 2,
+                bound_ms: 500,
+                ..
+            })
+        ));
+        drop(lease);
+    });
+    assert_eq!(
+        events,
+        [
+            format!(
+                "{} ulid_flake::lease: wall clock too far from the database's: no IDs until \
+                 they agree",
+                Level::ERROR
+            ),
+            format!(
+                "{} ulid_flake::lease: scalability-id lease acquired",
+                Level::INFO
+            ),
+        ]
     );
 }
 

@@ -80,6 +80,9 @@ enum Fault {
     Error,
     /// Runs on the database after `before`, and its answer arrives `after` later.
     Slow { before: Duration, after: Duration },
+    /// Runs on the database at once; the holder's wall clock then steps by `by_ms`, and the
+    /// answer arrives `after` later.
+    StepWall { by_ms: i64, after: Duration },
 }
 
 #[derive(Default)]
@@ -141,6 +144,10 @@ impl Table {
         let (before, after) = match fault {
             Some(Fault::Error) => return Err(std::io::Error::other("connection reset")),
             Some(Fault::Slow { before, after }) => (before, after),
+            Some(Fault::StepWall { by_ms, after }) => {
+                self.clock.step_wall(by_ms);
+                (Duration::ZERO, after)
+            }
             None => (Duration::ZERO, Duration::ZERO),
         };
         self.clock.advance(before);
@@ -599,7 +606,86 @@ fn a_wall_clock_apart_at_the_take_holds_the_id_and_issues_nothing() {
         (status.state, status.scalability_id, status.acquisitions),
         (LeaseState::Skewed, Some(8), 1)
     );
+    assert_eq!(
+        status.last_error.as_deref(),
+        Some(
+            "clock skew: expected this machine's wall clock within 100 ms of the database's, \
+             found it 300 ms ahead; no ID under scalability id 8 until they agree"
+        )
+    );
     assert_eq!(table.row(8).holder, driver.shared.holder);
+}
+
+#[test]
+fn a_take_found_apart_counts_its_reading_as_the_floor_once_the_clocks_agree() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 8..=8);
+    clock.step_wall(300);
+    driver.acquire_first().unwrap();
+    clock.advance(Duration::from_millis(400));
+    clock.step_wall(-300);
+    assert_eq!(driver.step().0, Outcome::Held);
+    assert_eq!(driver.shared.status().state, LeaseState::Held);
+
+    // The clock steps back before the next renewal: no ID before the agreeing reading.
+    clock.step_wall(-1_500);
+
+    assert_eq!(
+        generate(&driver),
+        Err(crate::error::Error::ClockMovedBackwards {
+            by_ms: 1_499,
+            allowance_ms: 1_000,
+        })
+    );
+}
+
+#[test]
+fn a_wall_clock_step_during_the_comparison_tells_nothing() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 1..=1);
+    driver.acquire_first().unwrap();
+    let deadline = driver.shared.generator.lease_gate().state().0;
+    clock.advance(Duration::from_millis(400));
+    // The renewal goes through; the wall clock steps 50 ms back while the database's clock
+    // is read, in a round trip of 60 ms: the two wall readings, 10 ms apart, would have the
+    // clocks agreeing (by 0 to 11 ms), though they are now 50 ms apart.
+    table.fault_next(Fault::Slow {
+        before: Duration::ZERO,
+        after: Duration::ZERO,
+    });
+    table.fault_next(Fault::StepWall {
+        by_ms: -50,
+        after: Duration::from_millis(60),
+    });
+
+    assert_eq!(driver.step().0, Outcome::Held);
+
+    assert_eq!(driver.shared.generator.lease_gate().state().0, deadline);
+    assert_eq!(driver.shared.status().state, LeaseState::Confirming);
+}
+
+#[test]
+fn a_lease_lost_while_apart_says_since_when() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 8..=8);
+    clock.step_wall(300);
+    driver.acquire_first().unwrap();
+    // No renewal in time: the deadline passes.
+    clock.advance(Duration::from_millis(1_800));
+
+    assert_eq!(driver.step().0, Outcome::Lost);
+
+    // The deadline the gate would have had, on the wall clock that was 300 ms ahead.
+    assert_eq!(
+        generate(&driver),
+        Err(crate::error::Error::LeaseNotValid {
+            scalability_id: 8,
+            valid_until_unix_ms: Some(START_UNIX_MS + 300 + 1_798),
+        })
+    );
 }
 
 #[test]
@@ -700,7 +786,7 @@ fn moving_to_another_id_starts_from_a_fresh_millisecond() {
     clock.step_wall(-50);
     let sent = driver.monotonic();
 
-    assert!(driver.confirm(other_id, sent));
+    assert!(driver.confirm(other_id, sent, driver.read_clocks()));
 
     let next = generate(&driver);
     assert_eq!(driver.shared.status().scalability_id, Some(other_id));
@@ -812,7 +898,7 @@ fn a_pause_while_confirming_shortens_the_gate_never_lengthens_it() {
         .pause_before_monotonic_us
         .store(1_700_000, Ordering::SeqCst);
 
-    assert!(driver.confirm(4, sent));
+    assert!(driver.confirm(4, sent, driver.read_clocks()));
 
     // Usable until 2,198 ms; the wall clock was read at 400 ms and the monotonic one at
     // 2,100 ms, leaving 98 ms: the gate closes at 498 ms, already past. Read the other way
