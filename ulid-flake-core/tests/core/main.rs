@@ -54,5 +54,6 @@ suite! {
     mod tracing;
     mod ulid_flake;
     mod uuid;
+    mod vectors;
     mod verbs;
 }

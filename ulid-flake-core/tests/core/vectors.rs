@@ -1,0 +1,221 @@
+//! The published test vectors (`test-vectors/ulid-flake.json`, for every port of the format)
+//! run against this crate: every case of every section, counted, so that the file cannot
+//! drift from the code. `scripts/check-vectors.sh` checks the same file against the Python
+//! reference.
+
+use serde_json::Value;
+use ulid_flake_core::{Epoch, Error, Prefix, PrefixedId, UlidFlake};
+
+const VECTORS: &str = include_str!("../../test-vectors/ulid-flake.json");
+
+struct User;
+
+impl Prefix for User {
+    const PREFIX: &'static str = "user";
+}
+
+fn vectors() -> Value {
+    serde_json::from_str(VECTORS).expect("the vectors are JSON")
+}
+
+fn cases<'a>(value: &'a Value, section: &str) -> &'a [Value] {
+    value[section]
+        .as_array()
+        .unwrap_or_else(|| panic!("no section {section}"))
+}
+
+fn text<'a>(case: &'a Value, field: &str) -> &'a str {
+    case[field]
+        .as_str()
+        .unwrap_or_else(|| panic!("{case}: no text {field}"))
+}
+
+fn number(case: &Value, field: &str) -> u64 {
+    case[field]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{case}: no number {field}"))
+}
+
+/// The case's input: its text, or the bytes `input_hex` spells.
+fn input(case: &Value) -> Vec<u8> {
+    match case.get("input_hex") {
+        Some(hex) => {
+            let hex = hex.as_str().unwrap();
+            (0..hex.len())
+                .step_by(2)
+                .map(|at| u8::from_str_radix(&hex[at..at + 2], 16).unwrap())
+                .collect()
+        }
+        None => text(case, "input").as_bytes().to_vec(),
+    }
+}
+
+/// Whether `error` is the one the case's `error` object names.
+fn is_expected(case: &Value, error: Error) -> bool {
+    let expected = &case["error"];
+    match (text(expected, "kind"), error) {
+        ("invalid_length", Error::InvalidLength { found }) => {
+            found as u64 == number(expected, "found")
+        }
+        ("invalid_character", Error::InvalidCharacter { index, found }) => {
+            index as u64 == number(expected, "index") && u64::from(found) == number(expected, "found")
+        }
+        ("out_of_range", Error::OutOfRange { .. }) => true,
+        (
+            "wrong_prefix",
+            Error::WrongPrefix {
+                expected: prefix,
+                found,
+                found_len,
+            },
+        ) => {
+            let found = &found[..usize::from(found_len).min(Error::FOUND_PREFIX_BYTES)];
+            prefix == User::PREFIX && found == text(expected, "found").as_bytes()
+        }
+        _ => false,
+    }
+}
+
+/// The UTC date and time of a Unix millisecond, as the vectors write it (proleptic
+/// Gregorian calendar: days to a civil date, after Howard Hinnant's `civil_from_days`).
+fn utc(unix_ms: u64) -> String {
+    let (days, ms) = (unix_ms / 86_400_000, unix_ms % 86_400_000);
+    let days = days as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        ms / 3_600_000,
+        ms / 60_000 % 60,
+        ms / 1_000 % 60,
+        ms % 1_000
+    )
+}
+
+#[test]
+fn the_file_is_version_1_of_the_format_with_the_default_epoch() {
+    let vectors = vectors();
+    assert_eq!(vectors["format"], "Ulid-Flake test vectors");
+    assert_eq!(vectors["version"], 1);
+    assert_eq!(number(&vectors, "epoch_unix_ms"), Epoch::DEFAULT.unix_ms());
+    assert_eq!(vectors["alphabet"], "0123456789ABCDEFGHJKMNPQRSTVWXYZ");
+}
+
+#[test]
+fn every_valid_case_reads_and_writes_as_the_file_says() {
+    let vectors = vectors();
+    let mut ran = 0;
+    for case in cases(&vectors, "valid") {
+        let value: u64 = text(case, "int").parse().unwrap();
+        let id = UlidFlake::from_u64(value).unwrap();
+        assert_eq!(id.to_string(), text(case, "text"), "{case}");
+        assert_eq!(UlidFlake::parse_str(text(case, "text")), Ok(id), "{case}");
+        assert_eq!(id.to_hex(), text(case, "hex"), "{case}");
+        assert_eq!(id.to_bin(), text(case, "bin"), "{case}");
+        assert_eq!(id.ms_since_epoch(), number(case, "timestamp_ms"), "{case}");
+        assert_eq!(u64::from(id.randomness()), number(case, "randomness"), "{case}");
+        let scalable = &case["scalable"];
+        assert_eq!(
+            u64::from(id.scalable_randomness()),
+            number(scalable, "randomness"),
+            "{case}"
+        );
+        assert_eq!(
+            u64::from(id.scalability_id()),
+            number(scalable, "scalability_id"),
+            "{case}"
+        );
+        assert_eq!(id.unix_ms(Epoch::DEFAULT), number(case, "unix_ms"), "{case}");
+        assert_eq!(utc(number(case, "unix_ms")), text(case, "utc"), "{case}");
+        ran += 1;
+    }
+    assert_eq!(ran, 15);
+}
+
+#[test]
+fn every_accepted_input_reads_as_its_canonical_text() {
+    let vectors = vectors();
+    let mut ran = 0;
+    for case in cases(&vectors, "accepted") {
+        let id = UlidFlake::parse_str(text(case, "input")).unwrap();
+        assert_eq!(id.to_string(), text(case, "text"), "{case}");
+        ran += 1;
+    }
+    assert_eq!(ran, 3);
+}
+
+#[test]
+fn every_invalid_text_fails_with_the_error_the_file_names() {
+    let vectors = vectors();
+    let mut ran = 0;
+    for case in cases(&vectors, "invalid_text") {
+        let error = UlidFlake::parse_ascii(&input(case)).unwrap_err();
+        assert!(is_expected(case, error), "{case}: {error:?}");
+        ran += 1;
+    }
+    assert_eq!(ran, 20);
+}
+
+#[test]
+fn every_invalid_integer_is_out_of_range() {
+    let vectors = vectors();
+    let mut ran = 0;
+    for case in cases(&vectors, "invalid_int") {
+        let value: i128 = text(case, "int").parse().unwrap();
+        let error = match i64::try_from(value) {
+            Ok(value) => UlidFlake::from_i64(value),
+            Err(_) => UlidFlake::from_u64(u64::try_from(value).unwrap()),
+        }
+        .unwrap_err();
+        assert_eq!(error, Error::OutOfRange { found: value }, "{case}");
+        assert!(is_expected(case, error), "{case}");
+        ran += 1;
+    }
+    assert_eq!(ran, 4);
+}
+
+#[test]
+fn every_prefixed_case_reads_or_fails_as_the_file_says() {
+    let vectors = vectors();
+    let prefixed = &vectors["prefixed"];
+    assert_eq!(text(prefixed, "prefix"), User::PREFIX);
+    let mut ran = 0;
+    for case in cases(prefixed, "valid") {
+        let id = PrefixedId::<User>::parse_str(text(case, "text")).unwrap();
+        assert_eq!(id.to_ulid_flake().to_u64().to_string(), text(case, "int"), "{case}");
+        ran += 1;
+    }
+    for case in cases(prefixed, "invalid") {
+        let error = PrefixedId::<User>::parse_ascii(&input(case)).unwrap_err();
+        assert!(is_expected(case, error), "{case}: {error:?}");
+        ran += 1;
+    }
+    assert_eq!(ran, 10);
+}
+
+#[test]
+fn every_departure_names_a_case_of_the_file_and_a_reason() {
+    let vectors = vectors();
+    let inputs: Vec<String> = ["valid", "accepted", "invalid_text"]
+        .iter()
+        .flat_map(|section| cases(&vectors, section))
+        .flat_map(|case| ["text", "input"].map(|field| case[field].as_str().map(String::from)))
+        .flatten()
+        .collect();
+    let mut ran = 0;
+    for departure in cases(&vectors, "departures") {
+        let case = text(departure, "case");
+        assert!(case == "hex" || inputs.iter().any(|input| input == case), "{departure}");
+        assert!(!text(departure, "reason").is_empty(), "{departure}");
+        assert!(!cases(departure, "references").is_empty(), "{departure}");
+        ran += 1;
+    }
+    assert_eq!(ran, 7);
+}
