@@ -5,7 +5,9 @@
 #     SQLite), pkg-config, and the C++ compiler libFuzzer's sources need (fuzz replay tests);
 #   - the servers and clients scripts/with-databases.sh runs the tests against: PostgreSQL
 #     (postgresql-common brings pg_virtualenv), MariaDB and PgBouncer;
-#   - libfaketime, which steps a lease replica's wall clock in the clock-step scenarios.
+#   - libfaketime, which steps a lease replica's wall clock in the clock-step scenarios;
+#   - node and npm, for the TypeScript compiler (scripts/check-typescript.sh), unless npm is
+#     there already (as with NodeSource's nodejs, whose npm no Debian package provides).
 # Silent and quick when everything is there. Installing needs root; without it, this names
 # what to install and fails.
 set -euo pipefail
@@ -30,6 +32,7 @@ missing=()
 for package in "${packages[@]}"; do
   [[ $installed == *" $package "* ]] || missing+=("$package")
 done
+command -v npm >/dev/null || missing+=(nodejs npm)
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
 if [[ $(id -u) -ne 0 ]]; then

@@ -23,7 +23,7 @@ usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # The steps of the full gate, in order, with what each checks. The step table lists them so.
 STEPS=(deps feature-tables fmt clippy features docs package build loom fuzz tests leases
-  benchmarks examples openapi)
+  benchmarks examples openapi typescript vectors)
 # The steps that run against the database servers, inside one scripts/with-databases.sh.
 DATABASE_STEPS=" tests leases benchmarks "
 describe() {
@@ -44,6 +44,8 @@ describe() {
     benchmarks) echo "benchmarks run once each, and the database-scale one in smoke mode" ;;
     examples) echo "the README's main job and the SQLite examples" ;;
     openapi) echo "the example API's OpenAPI document, through openapi-spec-validator" ;;
+    typescript) echo "a TypeScript client compiled against the example API's declarations" ;;
+    vectors) echo "the test vectors against the Python reference implementation" ;;
     fast-clippy) echo "clippy on the core and the CLI, every target and feature" ;;
     fast-tests) echo "the core's and the CLI's tests and doctests" ;;
     *) return 1 ;;
@@ -173,6 +175,10 @@ step_openapi() {
   target/debug/example-web-axum --print-openapi >"$document"
   scripts/validate-openapi.sh "$document"
 }
+
+step_typescript() { scripts/check-typescript.sh; }
+
+step_vectors() { scripts/check-vectors.sh; }
 
 step_fast-clippy() {
   cargo clippy -q -p ulid-flake-core -p ulid-flake-cli --all-targets --all-features -- -D warnings

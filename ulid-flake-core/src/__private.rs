@@ -32,6 +32,8 @@ pub use {crate::external::sea_orm2_support, sea_orm};
 pub use {crate::external::serde_support, serde};
 #[cfg(feature = "sqlx09")]
 pub use {crate::external::sqlx09_support, sqlx};
+#[cfg(feature = "ts-rs12")]
+pub use {crate::external::ts_rs12_support, ts_rs};
 #[cfg(feature = "utoipa5")]
 pub use {crate::external::utoipa5_support, utoipa};
 

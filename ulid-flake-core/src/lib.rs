@@ -260,8 +260,8 @@
 //! **Versioned feature names.** This crate's version must not be tied to the majors of the
 //! crates it integrates with. So each integration with a crate before 1.0, or one whose
 //! majors come often, is named with that crate's major: `sqlx09`, `diesel2`, `sea-orm2`,
-//! `async-graphql7`, `utoipa5`, `schemars1`, `postgres-types02`, `chrono04`, `time03`,
-//! `jiff02`, `tracing01`, `rand010`. The plain name (`sqlx`, `sea-orm`, …) is an alias of
+//! `async-graphql7`, `utoipa5`, `schemars1`, `ts-rs12`, `postgres-types02`, `chrono04`,
+//! `time03`, `jiff02`, `tracing01`, `rand010`. The plain name (`sqlx`, `sea-orm`, …) is an alias of
 //! the current major's feature and stays one until a breaking release of this crate. A new
 //! major of sqlx arrives as a new feature, `sqlx010`, beside `sqlx09`: an addition, not a
 //! breaking change, and an application moves when it moves its own sqlx. Inside this crate

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::{MAX_BODY_BYTES, MAX_URI_BYTES};
 
 /// An error response: `{"error": "..."}` with its status.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, utoipa::ToSchema, ts_rs::TS)]
 pub struct ApiError {
     /// What was wrong, e.g. `invalid path parameter: invalid character 'I' at index 12: ...`.
     pub error: String,

@@ -15,7 +15,11 @@
 //!   characters (a 400 on every database: PostgreSQL's `TEXT` refuses them, SQLite does not);
 //! - a stored row the types reject (a corrupt ID column) is a 500 with a fixed message; the
 //!   detail goes to the server's standard error only;
-//! - the OpenAPI document at `/openapi.json` (and `example-web-axum --print-openapi`);
+//! - the OpenAPI document at `/openapi.json` (and `example-web-axum --print-openapi`), and
+//!   the TypeScript declarations of the API's types ([`typescript`], printed by
+//!   `example-web-axum --print-typescript`), where a prefixed ID is the template literal type
+//!   of its text (`` `user_${string}` ``), so that a frontend cannot pass a post's ID where a
+//!   user's belongs;
 //! - `GET /health`: on PostgreSQL the server leases its scalability id from the database
 //!   (`ulid_flake_sqlx::lease_postgres`), and the health check reports the lease — 200 while
 //!   it is valid, 503 while IDs cannot be issued.
@@ -76,6 +80,30 @@ impl Modify for Limits {
              and without NUL characters (400 otherwise)."
         ));
     }
+}
+
+/// The TypeScript declarations of the API's types, one `export type` each (ts-rs): what
+/// `example-web-axum --print-typescript` prints for a frontend.
+pub fn typescript() -> String {
+    use ts_rs::{Config, TS};
+
+    let config = Config::new();
+    let declarations = [
+        User::decl(&config),
+        Post::decl(&config),
+        NewUser::decl(&config),
+        NewPost::decl(&config),
+        ApiError::decl(&config),
+    ];
+    let mut text = String::from(
+        "// The types of the Ulid-Flake example API (example-web-axum --print-typescript).\n",
+    );
+    for declaration in declarations {
+        text.push_str("\nexport ");
+        text.push_str(&declaration);
+        text.push('\n');
+    }
+    text
 }
 
 /// The API's routes over a store, with the body and request-target limits.

@@ -13,6 +13,8 @@
 //!
 //! `example-web-axum --print-openapi` prints the OpenAPI document (as `/openapi.json` serves
 //! it) and exits, touching no database: `scripts/validate-openapi.sh` checks it.
+//! `example-web-axum --print-typescript` prints the TypeScript declarations of the API's
+//! types: `scripts/check-typescript.sh` compiles a client against them.
 
 use example_web_axum::{ApiDoc, Store, router};
 use ulid_flake_sqlx::lease::LeaseOptions;
@@ -26,10 +28,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("{}", ApiDoc::openapi().to_pretty_json()?);
             return Ok(());
         }
+        Some("--print-typescript") => {
+            print!("{}", example_web_axum::typescript());
+            return Ok(());
+        }
         Some(other) => {
-            return Err(
-                format!("unknown argument {other}: expected none or --print-openapi").into(),
-            );
+            return Err(format!(
+                "unknown argument {other}: expected none, --print-openapi or --print-typescript"
+            )
+            .into());
         }
     }
     let url = std::env::var("DATABASE_URL")

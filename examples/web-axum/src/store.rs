@@ -8,10 +8,11 @@
 use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, FromRow};
+use ts_rs::TS;
 use ulid_flake_core::{Prefix, PrefixedId};
 
 /// A user.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema, TS)]
 pub struct User {
     /// The user's ID, `user_…`.
     pub id: PrefixedId<User>,
@@ -20,7 +21,7 @@ pub struct User {
 }
 
 /// A post, written by a user.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema, TS)]
 pub struct Post {
     /// The post's ID, `post_…`.
     pub id: PrefixedId<Post>,
@@ -31,7 +32,7 @@ pub struct Post {
 }
 
 /// The body of `POST /users`.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Deserialize, utoipa::ToSchema, TS)]
 pub struct NewUser {
     /// The user's name: at most 200 characters (`MAX_TEXT_CHARS`).
     #[schema(max_length = 200)]
@@ -39,7 +40,7 @@ pub struct NewUser {
 }
 
 /// The body of `POST /posts`.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Deserialize, utoipa::ToSchema, TS)]
 pub struct NewPost {
     /// The author's ID, as its text `user_…`.
     pub author: PrefixedId<User>,

@@ -684,6 +684,41 @@ async fn the_printed_openapi_document_is_the_served_one() {
     assert_eq!(printed, served);
 }
 
+/// `--print-typescript` prints the declarations of `typescript()`: every ID a string, a
+/// prefixed one the template literal type of its text, no `number`.
+#[test]
+fn the_printed_typescript_declares_prefixed_ids_as_template_literals() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_example-web-axum"))
+        .arg("--print-typescript")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let printed = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(printed, example_web_axum::typescript());
+    let declarations: Vec<&str> = printed
+        .lines()
+        .filter(|line| line.starts_with("export type "))
+        .collect();
+    assert_eq!(
+        declarations,
+        [
+            "export type User = { ",
+            "export type Post = { ",
+            "export type NewUser = { ",
+            "export type NewPost = { ",
+            "export type ApiError = { ",
+        ]
+    );
+    for field in [
+        "id: `user_${string}`, ",
+        "id: `post_${string}`, ",
+        "author: `user_${string}`, ",
+    ] {
+        assert!(printed.lines().any(|line| line == field), "{field}");
+    }
+    assert!(!printed.contains("number"), "{printed}");
+}
+
 /// The server binary on PostgreSQL leases its scalability id before it listens, issues IDs
 /// under it, and `/health` reports the lease; on `SIGTERM` it exits cleanly and releases the
 /// lease: its row expires within the margin (1 s), not the validity (15 s).

@@ -29,6 +29,8 @@ pub mod serde_support;
 pub mod sqlx09_support;
 #[cfg(feature = "time03")]
 mod time03_support;
+#[cfg(feature = "ts-rs12")]
+pub mod ts_rs12_support;
 #[cfg(feature = "utoipa5")]
 pub mod utoipa5_support;
 #[cfg(feature = "uuid")]
@@ -64,6 +66,7 @@ macro_rules! __integrations {
             "arbitrary" __impl_arbitrary
             "proptest" __impl_proptest
             "uuid" __impl_uuid
+            "ts-rs12" __impl_ts_rs12
         }
     };
 }

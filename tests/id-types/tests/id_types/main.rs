@@ -1,6 +1,7 @@
 //! The integration table, cell by cell: every ID type through every integration of the core,
 //! used for real (a round trip through SQLite files and PostgreSQL, schema JSON compared, a
-//! GraphQL query executed, arbitrary and proptest values drawn and checked).
+//! GraphQL query executed, arbitrary and proptest values drawn and checked, TypeScript types
+//! declared).
 //!
 //! The test modules come from the core's own list of integrations (`__integrations!`, the list
 //! its impls come from), one module per entry: an integration added there without its cells
@@ -49,6 +50,7 @@ macro_rules! cells {
     ({} "arbitrary" $impl:ident $($rest:tt)*) => { mod arbitrary_cells; cells!({} $($rest)*); };
     ({} "proptest" $impl:ident $($rest:tt)*) => { mod proptest_cells; cells!({} $($rest)*); };
     ({} "uuid" $impl:ident $($rest:tt)*) => { mod uuid_cells; cells!({} $($rest)*); };
+    ({} "ts-rs12" $impl:ident $($rest:tt)*) => { mod ts_rs12_cells; cells!({} $($rest)*); };
 }
 
 ulid_flake_core::__integrations!([cells] {});
