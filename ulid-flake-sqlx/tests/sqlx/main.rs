@@ -5,6 +5,7 @@
 //! which `scripts/with-databases.sh` (run by `scripts/test.sh`) sets. A missing or unreachable
 //! server fails the test that needs it: these tests never skip.
 
+mod adoption;
 mod databases;
 mod lease_faults;
 mod macros;
