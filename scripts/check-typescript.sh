@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Compiles a TypeScript client of the example API against the declarations the server prints
-# (`example-web-axum --print-typescript`, built with cargo): examples/web-axum/typescript's
+# (`example-web-axum --print-typescript`, built with cargo; or the file given, as the test
+# command passes what its built binary printed): examples/web-axum/typescript's
 # client.ts must compile, and wrong-id.ts, which passes a post's ID where a user's belongs,
 # must fail with TS2322 at its line 6. The compiler is the one package-lock.json pins, installed
 # with `npm ci` under the Cargo target directory ($CARGO_TARGET_DIR, else target/); it needs
 # node and npm (scripts/install-build-deps.sh installs them when missing), and the npm
 # registry the first time only.
 #
-#   scripts/check-typescript.sh
+#   scripts/check-typescript.sh [declarations.ts]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,8 +27,12 @@ if ! cmp -s "$source/package-lock.json" "$work/package-lock.json"; then
   (cd "$work" && npm ci -q --no-audit --no-fund) || die "npm ci failed in $work"
 fi
 cp "$source/client.ts" "$source/wrong-id.ts" "$work/"
-cargo run -q -p example-web-axum -- --print-typescript >"$work/api.ts" ||
-  die "example-web-axum --print-typescript failed"
+if [[ $# -gt 0 ]]; then
+  cp "$1" "$work/api.ts"
+else
+  cargo run -q -p example-web-axum -- --print-typescript >"$work/api.ts" ||
+    die "example-web-axum --print-typescript failed"
+fi
 
 tsc=("$work/node_modules/.bin/tsc" --noEmit --strict --target es2020 --module es2020)
 (cd "$work" && "${tsc[@]}" client.ts) || die "client.ts does not compile against the declarations"

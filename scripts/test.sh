@@ -176,7 +176,12 @@ step_openapi() {
   scripts/validate-openapi.sh "$document"
 }
 
-step_typescript() { scripts/check-typescript.sh; }
+step_typescript() {
+  local declarations
+  declarations=$(mktemp --suffix=.ts)
+  target/debug/example-web-axum --print-typescript >"$declarations"
+  scripts/check-typescript.sh "$declarations"
+}
 
 step_vectors() { scripts/check-vectors.sh; }
 
