@@ -54,7 +54,7 @@ impl<C: LeaseClock> Shared<C> {
         ids: RangeInclusive<u8>,
         timing: LeaseTiming,
     ) -> Self {
-        // Zero would match the rows `insert_row` creates free.
+        // Zero is the holder of the free rows this crate's earlier versions inserted.
         let holder = loop {
             let token =
                 i64::from(ThreadRandom.next_u32()) << 32 | i64::from(ThreadRandom.next_u32());
