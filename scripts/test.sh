@@ -181,6 +181,7 @@ step_typescript() {
   declarations=$(mktemp --suffix=.ts)
   target/debug/example-web-axum --print-typescript >"$declarations"
   scripts/check-typescript.sh "$declarations"
+  rm -f "$declarations"
 }
 
 step_vectors() { scripts/check-vectors.sh; }

@@ -6,4 +6,9 @@ const ada: User = { id: "user_00CMXB6TAK4SA", name: "Ada" };
 const body: NewPost = { author: ada.id, title: "Notes" };
 const post: Post = { id: "post_00CMXB6TAK4SB", author: body.author, title: body.title };
 const url: string = `/users/${post.author}/posts?after=${post.id}`;
-export { url };
+// An ID is no number, and a user's is no post's: each line below must be an error.
+// @ts-expect-error
+const numeric: User["id"] = 14246757444195114;
+// @ts-expect-error
+const other: User["id"] = "post_00CMXB6TAK4SA";
+export { numeric, other, url };

@@ -4,7 +4,9 @@
 //! expected. Nothing is a `number`: IDs exceed 2^53, which a JavaScript number cannot hold.
 //!
 //! The types are written inline where a derived type uses them (ts-rs exports no file for
-//! them, and needs none to be imported); `T` of `Id<T>` needs no `TS`.
+//! them, and needs none to be imported); `T` of `Id<T>` needs no `TS`. A derived type generic
+//! over the entity (`Page<T>` with an `Id<T>` field) gets ts-rs' default bound `T: TS` all the
+//! same: lift it with `#[ts(bound = "")]`.
 
 use alloc::format;
 use alloc::string::String;

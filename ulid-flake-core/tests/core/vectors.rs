@@ -102,6 +102,24 @@ fn utc(unix_ms: u64) -> String {
 #[test]
 fn the_file_is_version_1_of_the_format_with_the_default_epoch() {
     let vectors = vectors();
+    // Every section is one the tests below run: a new one must come with its test.
+    let mut sections: Vec<&String> = vectors.as_object().unwrap().keys().collect();
+    sections.sort();
+    assert_eq!(
+        sections,
+        [
+            "accepted",
+            "alphabet",
+            "departures",
+            "epoch_unix_ms",
+            "format",
+            "invalid_int",
+            "invalid_text",
+            "prefixed",
+            "valid",
+            "version"
+        ]
+    );
     assert_eq!(vectors["format"], "Ulid-Flake test vectors");
     assert_eq!(vectors["version"], 1);
     assert_eq!(number(&vectors, "epoch_unix_ms"), Epoch::DEFAULT.unix_ms());
@@ -121,22 +139,24 @@ fn every_valid_case_reads_and_writes_as_the_file_says() {
         assert_eq!(id.to_bin(), text(case, "bin"), "{case}");
         assert_eq!(id.ms_since_epoch(), number(case, "timestamp_ms"), "{case}");
         assert_eq!(u64::from(id.randomness()), number(case, "randomness"), "{case}");
+        let timestamp = number(case, "timestamp_ms");
+        let randomness = u32::try_from(number(case, "randomness")).unwrap();
+        assert_eq!(UlidFlake::from_parts(timestamp, randomness), Ok(id), "{case}");
         let scalable = &case["scalable"];
+        let scalable_randomness = u16::try_from(number(scalable, "randomness")).unwrap();
+        let scalability_id = u8::try_from(number(scalable, "scalability_id")).unwrap();
+        assert_eq!(id.scalable_randomness(), scalable_randomness, "{case}");
+        assert_eq!(id.scalability_id(), scalability_id, "{case}");
         assert_eq!(
-            u64::from(id.scalable_randomness()),
-            number(scalable, "randomness"),
-            "{case}"
-        );
-        assert_eq!(
-            u64::from(id.scalability_id()),
-            number(scalable, "scalability_id"),
+            UlidFlake::from_scalable_parts(timestamp, scalable_randomness, scalability_id),
+            Ok(id),
             "{case}"
         );
         assert_eq!(id.unix_ms(Epoch::DEFAULT), number(case, "unix_ms"), "{case}");
         assert_eq!(utc(number(case, "unix_ms")), text(case, "utc"), "{case}");
         ran += 1;
     }
-    assert_eq!(ran, 15);
+    assert_eq!(ran, 16);
 }
 
 #[test]
@@ -160,7 +180,7 @@ fn every_invalid_text_fails_with_the_error_the_file_names() {
         assert!(is_expected(case, error), "{case}: {error:?}");
         ran += 1;
     }
-    assert_eq!(ran, 20);
+    assert_eq!(ran, 23);
 }
 
 #[test]
@@ -186,18 +206,19 @@ fn every_prefixed_case_reads_or_fails_as_the_file_says() {
     let vectors = vectors();
     let prefixed = &vectors["prefixed"];
     assert_eq!(text(prefixed, "prefix"), User::PREFIX);
-    let mut ran = 0;
+    let (mut valid, mut invalid) = (0, 0);
     for case in cases(prefixed, "valid") {
         let id = PrefixedId::<User>::parse_str(text(case, "text")).unwrap();
         assert_eq!(id.to_ulid_flake().to_u64().to_string(), text(case, "int"), "{case}");
-        ran += 1;
+        assert_eq!(id.to_string(), text(case, "canonical"), "{case}");
+        valid += 1;
     }
     for case in cases(prefixed, "invalid") {
         let error = PrefixedId::<User>::parse_ascii(&input(case)).unwrap_err();
         assert!(is_expected(case, error), "{case}: {error:?}");
-        ran += 1;
+        invalid += 1;
     }
-    assert_eq!(ran, 10);
+    assert_eq!((valid, invalid), (3, 9));
 }
 
 #[test]
@@ -217,5 +238,5 @@ fn every_departure_names_a_case_of_the_file_and_a_reason() {
         assert!(!cases(departure, "references").is_empty(), "{departure}");
         ran += 1;
     }
-    assert_eq!(ran, 7);
+    assert_eq!(ran, 9);
 }

@@ -28,13 +28,29 @@ fn old<T>(key: i64) -> Id<T> {
 
 /// After the adoption, on `$conn` (whose placeholders are `$p1`, `$p2`): the old keys
 /// (parents 1..=3, children 1..=2 pointing at parents 2 and 3) unchanged and read as
-/// `Id<T>`; an insert without a key refused (the sequence is retired); two new rows with
-/// generated keys, after every old one; the old keys' text and JSON.
+/// `Id<T>`; an insert without a key refused on both tables (nothing numbers rows any more),
+/// with `$no_key` in the database's message; the foreign key still enforced
+/// (`$no_parent`); two new rows with generated keys, after every old one; the old keys' text
+/// and JSON.
 macro_rules! check_adopted {
-    ($conn:expr, $parents:expr, $children:expr, $p1:literal, $p2:literal) => {{
+    (
+        $conn:expr, $parents:expr, $children:expr, $p1:literal, $p2:literal,
+        $no_key:literal, $no_parent:literal
+    ) => {{
         let (conn, parents, children) = ($conn, $parents, $children);
-        let missing_key = format!("INSERT INTO {parents} (name) VALUES ('d')");
-        assert!(conn.execute(sql(&missing_key)).await.is_err());
+        for missing_key in [
+            format!("INSERT INTO {parents} (name) VALUES ('d')"),
+            format!("INSERT INTO {children} (parent) VALUES (1)"),
+        ] {
+            let error = conn.execute(sql(&missing_key)).await.unwrap_err();
+            assert!(
+                error.to_string().contains($no_key),
+                "{missing_key}: {error}"
+            );
+        }
+        let no_parent = format!("INSERT INTO {children} (id, parent) VALUES (99, 999)");
+        let error = conn.execute(sql(&no_parent)).await.unwrap_err();
+        assert!(error.to_string().contains($no_parent), "{error}");
 
         let (new_parent, new_child) = (
             Id::<Parent>::generate().unwrap(),
@@ -128,7 +144,15 @@ async fn postgres_adopts_a_bigserial_table_keeping_every_key() {
     ] {
         conn.execute(sql(&statement)).await.unwrap();
     }
-    check_adopted!(&mut conn, &parents, &children, "$1", "$2");
+    check_adopted!(
+        &mut conn,
+        &parents,
+        &children,
+        "$1",
+        "$2",
+        "null value in column \"id\"",
+        "violates foreign key constraint"
+    );
 }
 
 #[tokio::test]
@@ -153,5 +177,13 @@ async fn mysql_adopts_an_auto_increment_table_keeping_every_key() {
     ] {
         conn.execute(sql(&statement)).await.unwrap();
     }
-    check_adopted!(&mut conn, &parents, &children, "?", "?");
+    check_adopted!(
+        &mut conn,
+        &parents,
+        &children,
+        "?",
+        "?",
+        "Field 'id' doesn't have a default value",
+        "a foreign key constraint fails"
+    );
 }
