@@ -17,8 +17,9 @@
 //! a row another holder still holds — the insert meets an existing row without locking it, and
 //! an update whose condition is false on the row it reads takes no lock. One that meets a row
 //! another take is changing at that moment waits for it, then locks the new row to re-read
-//! it; so that a process paused before its commit cannot keep that lock on the winner's row,
-//! the transaction starts with [`Dialect::transaction_guard`].
+//! it. To bound how long a process paused before its commit can keep that lock on the
+//! winner's row, the transaction starts with [`Dialect::transaction_guard`] (PostgreSQL's own
+//! idle-in-transaction timeout; no test here provokes that race).
 //!
 //! So the session's isolation level does not matter (InnoDB's default REPEATABLE READ or READ
 //! COMMITTED alike). A deadlock or lock-wait error (MySQL's 1213, 1205) fails the one
