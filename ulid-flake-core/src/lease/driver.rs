@@ -237,9 +237,9 @@ pub(crate) struct Driver<S: LeaseStore, C> {
     failures: u32,
     last_failure: Option<S::Error>,
     database_clock: Option<DatabaseReading>,
-    /// A take succeeded and no confirmation has counted its reading as the generator's
-    /// floor yet (a take found apart keeps the id, so the confirmation that follows is not a
-    /// move).
+    /// An acquisition succeeded and no confirmation has counted its reading as the
+    /// generator's floor yet (one found apart counts the reading of the confirmation that
+    /// follows, when the clocks agree).
     floor_due: bool,
 }
 
@@ -511,10 +511,9 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let Some((timestamp, gate_deadline)) = self.gate_deadline(deadline, reading) else {
             return false;
         };
-        let moved = self
-            .held
-            .is_none_or(|held| held.scalability_id != scalability_id);
-        if moved || self.floor_due {
+        // Every id the lease moves to comes from a take (or the renewal of a row it had),
+        // which sets `floor_due`.
+        if self.floor_due {
             // IDs under this id start from the reading the clocks agreed at: not in a
             // millisecond stamped before the id was this lease's, nor in one before the
             // reading if the wall clock steps back before the next renewal compares it.

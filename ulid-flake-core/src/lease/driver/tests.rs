@@ -786,6 +786,7 @@ fn moving_to_another_id_starts_from_a_fresh_millisecond() {
     clock.step_wall(-50);
     let sent = driver.monotonic();
 
+    driver.floor_due = true; // as a take of `other_id` sets it
     assert!(driver.confirm(other_id, sent, driver.read_clocks()));
 
     let next = generate(&driver);
