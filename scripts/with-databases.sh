@@ -407,15 +407,17 @@ start_mariadb() {
         --auth-root-authentication-method=normal --skip-test-db --skip-name-resolve \
         >"$dir/install-db.log" 2>&1 ||
         fail_with_log "mariadb-install-db failed" "$dir/install-db.log"
-    # Binary logging is off (no --log-bin), so users with CREATE ROUTINE can create stored
-    # functions; log_bin_trust_function_creators keeps that true even if it gets turned on.
+    # Binary logging is on, as on a primary with replicas, and log_bin_trust_function_creators
+    # off, so every function the tests create must declare characteristics the server accepts
+    # there (error 1418 otherwise); the test user has SUPER, which creating any function with
+    # binary logging on needs (error 1419 otherwise).
     local attempt status
     for ((attempt = 0; ; attempt++)); do
         rm -f "$dir/server.log" # mariadbd appends; keep only this attempt's log
         "$mariadbd" --no-defaults "${my_user_opt[@]}" --datadir="$dir/data" \
             --bind-address=127.0.0.1 --port="$my_port" --socket="$dir/mysqld.sock" \
             --pid-file="$dir/mysqld.pid" --log-error="$dir/server.log" --tmpdir="$dir" \
-            --skip-name-resolve --log-bin-trust-function-creators=1 \
+            --skip-name-resolve --log-bin="$dir/binlog" --log-bin-trust-function-creators=0 \
             --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci \
             --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 \
             --innodb-buffer-pool-size=64M \
@@ -433,7 +435,7 @@ start_mariadb() {
     # create scratch databases ulid_flake_test_* (in grant patterns `_` is a wildcard, so it
     # is escaped), and grant rights on their tables to a user of their own (CREATE USER, and
     # GRANT OPTION there: the lease tests' least-privilege scenario). PROCESS lets the lease
-    # tests read information_schema.INNODB_TRX.
+    # tests read information_schema.INNODB_TRX; SUPER, functions with binary logging on.
     local scratch_pattern="${DB_NAME//_/\\_}\\_%"
     my_root <<EOF || fail_with_log "creating the MariaDB user/database failed" "$dir/server.log"
 CREATE DATABASE $DB_NAME;
@@ -441,7 +443,7 @@ CREATE USER '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
 CREATE USER '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
 GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
 GRANT ALL PRIVILEGES ON \`$scratch_pattern\`.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost' WITH GRANT OPTION;
-GRANT PROCESS, CREATE USER ON *.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
+GRANT PROCESS, CREATE USER, SUPER ON *.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost';
 EOF
     my_version=$(my_root -N -B -e 'SELECT VERSION()')
     my_version=${my_version%%-*}
