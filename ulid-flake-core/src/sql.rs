@@ -3,8 +3,75 @@
 //! and `ulid_flake_to_timestamp(id, epoch_ms)` (UTC). They follow the codec exactly (no
 //! aliases, a first character 0-7, either case) and raise errors worded like its own.
 //!
+//! It also makes keys in the database itself: [`POSTGRES_GENERATOR`] and [`MYSQL_GENERATOR`]
+//! create `ulid_flake_generate(namespace)`, for a column's default (PostgreSQL) or a
+//! `BEFORE INSERT` trigger (`mysql_generate_trigger`, MariaDB), so that a SQL migration, a
+//! job in another language or a plain `INSERT` gets the same kind of key as the Rust code. See
+//! [Keys made by the database](#keys-made-by-the-database).
+//!
 //! The database adapters apply this SQL (`ulid-flake-sqlx` as migrations, `ulid-flake-diesel`
 //! through its connection); it is here so both share one source.
+//!
+//! # Keys made by the database
+//!
+//! ```sql
+//! -- PostgreSQL
+//! SELECT ulid_flake_install_generator('billing');       -- once: reserves a scalability id
+//! CREATE TABLE invoice (id BIGINT PRIMARY KEY DEFAULT ulid_flake_generate('billing'), total BIGINT);
+//! INSERT INTO invoice (total) VALUES (100) RETURNING id;
+//!
+//! -- MariaDB
+//! CALL ulid_flake_install_generator('billing', 1704067200000);
+//! CREATE TABLE invoice (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, total BIGINT);
+//! -- the statement mysql_generate_trigger("invoice", "id", "billing") returns
+//! INSERT INTO invoice (total) VALUES (100) RETURNING id;
+//! ```
+//!
+//! **The keys are the scalable layout's**, under a scalability id the install reserves in the
+//! lease table, `ulid_flake_leases`, with a row that never expires, held by
+//! [`DATABASE_GENERATOR_HOLDER`], a holder no lease of this crate uses: the application's
+//! leases in the same namespace take the other ids, never that one. The epoch is the default
+//! unless the install names another; read the keys with the same one. The install takes the
+//! lowest id that has no row or an expired one, as a lease does, and fails when all 32 are
+//! leased. Installing a namespace again answers the same id.
+//!
+//! **Never a duplicate** within one primary database, whatever its clock does: each key is
+//! made from the state the key before left (its Unix millisecond and randomness), under one
+//! lock, and the state only grows; the install raises it to the install's own millisecond, so
+//! no key is stamped while a lease that held the reserved id was valid.
+//! A new millisecond gets fresh randomness; within one, the randomness grows by a random
+//! 1..=255; a full millisecond, or a clock read behind the state (a step back), goes on in the
+//! state's next millisecond — the keys stay unique and increasing, stamped ahead of the clock
+//! until it catches up. There is one state for all namespaces of a database, so they share a
+//! millisecond's capacity (on average 128 keys). The state and its lock are outside the
+//! caller's transaction: a rolled-back insert does not take its key back, and an open
+//! transaction makes no other inserter wait. On PostgreSQL the state is a sequence and the lock
+//! a session-level advisory lock taken and released within each call; on MariaDB the state is
+//! a row of a non-transactional (Aria) table, whose lock the calling statement holds until it
+//! ends. The clock is the one read when the call runs: PostgreSQL's `clock_timestamp()`,
+//! MariaDB's `SYSDATE(3)`.
+//!
+//! **Getting the key back**: `INSERT … RETURNING id` on PostgreSQL and MariaDB (10.5 and
+//! later). MySQL has no `RETURNING`, and its `LAST_INSERT_ID()` does not see a key a trigger
+//! set: there, call `SELECT ulid_flake_generate('billing')` first and insert the key it
+//! answers (the trigger keeps a key it is given).
+//!
+//! **Where it runs**: PostgreSQL (13 and later: `gen_random_uuid`) and MariaDB (10.10 and later:
+//! `RANDOM_BYTES`), in SQL and PL/pgSQL alone, so managed databases run it too. MariaDB with
+//! binary logging on accepts the function as declared (`NOT DETERMINISTIC READS SQL DATA`);
+//! creating any function there needs `SUPER` or `log_bin_trust_function_creators`. SQLite has
+//! no stored functions, so no generator: let the application make the keys. MySQL 8 is not
+//! tested: it lacks Aria (`MyISAM` is its non-transactional engine).
+//!
+//! **Limits**: one primary — multi-primary setups (Galera, BDR) do not share the state, and
+//! MariaDB replicas under `binlog_format = STATEMENT` would make keys of their own; a crash
+//! that loses the state's last change (PostgreSQL with `synchronous_commit` off; MariaDB
+//! between InnoDB's commit and the state's) repeats a key only if the clock is then behind
+//! it. The SQL files' comments list the rest.
+//!
+//! **Errors** name the cause: an empty or over-long namespace (`expected 1..=64 bytes`), a
+//! namespace without a generator, one whose 32 ids are all leased, another epoch for an
+//! installed namespace.
 //!
 //! ```
 //! assert!(ulid_flake_core::sql::POSTGRES_FUNCTIONS.contains("FUNCTION ulid_flake_to_text"));
@@ -18,3 +85,76 @@ pub const POSTGRES_FUNCTIONS: &str = include_str!("../sql/postgres.sql");
 /// `DELIMITER`: send it as a multi-statement query, not through the `mysql` shell).
 /// Idempotent (each function is dropped first).
 pub const MYSQL_FUNCTIONS: &str = include_str!("../sql/mysql.sql");
+
+/// The PostgreSQL generator, `ulid_flake_install_generator(namespace, epoch_ms DEFAULT
+/// 1704067200000)` and `ulid_flake_generate(namespace)`, with its state and the lease table
+/// ([module docs](self#keys-made-by-the-database)). Idempotent.
+///
+/// ```
+/// assert!(ulid_flake_core::sql::POSTGRES_GENERATOR.contains("FUNCTION ulid_flake_generate(namespace text)"));
+/// ```
+pub const POSTGRES_GENERATOR: &str = include_str!("../sql/postgres-generate.sql");
+
+/// The MariaDB generator, the procedure `ulid_flake_install_generator(namespace, epoch_ms)` and
+/// the function `ulid_flake_generate(namespace)`, with its state and the lease table, in one
+/// batch as [`MYSQL_FUNCTIONS`] ([module docs](self#keys-made-by-the-database)). Idempotent.
+///
+/// ```
+/// assert!(ulid_flake_core::sql::MYSQL_GENERATOR.contains("FUNCTION ulid_flake_generate(namespace TEXT)"));
+/// ```
+pub const MYSQL_GENERATOR: &str = include_str!("../sql/mysql-generate.sql");
+
+/// The `holder` of the lease row that reserves the database generator's scalability id: no
+/// lease of this crate takes it as its token.
+///
+/// ```
+/// assert_eq!(ulid_flake_core::sql::DATABASE_GENERATOR_HOLDER, i64::MIN);
+/// ```
+pub const DATABASE_GENERATOR_HOLDER: i64 = i64::MIN;
+
+/// The MariaDB trigger that gives `table`'s `column` a key from `namespace`'s generator when
+/// an insert leaves it out (`0`, the column's default, or `NULL`); a key the insert gives is
+/// kept. The trigger is named `<table>_<column>_ulid_flake`; identifiers are quoted. The
+/// namespace is a string literal when it is printable ASCII without quotes or backslashes,
+/// and a hex literal otherwise, so that no SQL mode or client character set can change it.
+///
+/// Declare the column `BIGINT NOT NULL DEFAULT 0`: without a default, MariaDB refuses an
+/// `INSERT … SELECT` that leaves the column out before the trigger runs.
+///
+/// ```
+/// use ulid_flake_core::sql::mysql_generate_trigger;
+///
+/// assert_eq!(
+///     mysql_generate_trigger("invoice", "id", "billing"),
+///     "CREATE TRIGGER `invoice_id_ulid_flake` BEFORE INSERT ON `invoice` FOR EACH ROW \
+///      SET NEW.`id` = IF(IFNULL(NEW.`id`, 0) = 0, ulid_flake_generate('billing'), NEW.`id`)"
+/// );
+/// assert!(mysql_generate_trigger("invoice", "id", "o'brien").contains("ulid_flake_generate(CONVERT(X'6F27627269656E' USING utf8mb4))"));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn mysql_generate_trigger(table: &str, column: &str, namespace: &str) -> alloc::string::String {
+    use alloc::format;
+    use alloc::string::String;
+    use core::fmt::Write as _;
+
+    let identifier = |name: &str| format!("`{}`", name.replace('`', "``"));
+    let plain = namespace
+        .bytes()
+        .all(|byte| byte.is_ascii_graphic() && byte != b'\'' && byte != b'\\' || byte == b' ');
+    let literal = if plain {
+        format!("'{namespace}'")
+    } else {
+        let mut hex = String::with_capacity(namespace.len() * 2);
+        for byte in namespace.bytes() {
+            let _ = write!(hex, "{byte:02X}");
+        }
+        format!("CONVERT(X'{hex}' USING utf8mb4)")
+    };
+    let (table_name, column_name) = (identifier(table), identifier(column));
+    let trigger = identifier(&format!("{table}_{column}_ulid_flake"));
+    format!(
+        "CREATE TRIGGER {trigger} BEFORE INSERT ON {table_name} FOR EACH ROW \
+         SET NEW.{column_name} = IF(IFNULL(NEW.{column_name}, 0) = 0, \
+         ulid_flake_generate({literal}), NEW.{column_name})"
+    )
+}

@@ -114,7 +114,10 @@
 //! `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)` and
 //! `ulid_flake_to_timestamp(id, epoch_ms)` in the database — the same SQL as
 //! `ulid-flake-sqlx`'s migrations ([`sql`]) — and [`functions`] declares them for the query
-//! builder. To manage them with `diesel migration`, copy the SQL into a migration's `up.sql`.
+//! builder. They also create the database's own generator, `ulid_flake_generate(namespace)`,
+//! for keys the database makes itself (a column default on PostgreSQL, a trigger on MariaDB:
+//! [`sql`'s docs](sql#keys-made-by-the-database)). To manage them with `diesel migration`,
+//! copy the SQL into a migration's `up.sql`.
 //!
 //! # Your own newtypes
 //!
@@ -249,6 +252,13 @@ pub mod functions {
         fn ulid_flake_from_text(text_id: Text) -> BigInt;
     }
 
+    diesel::define_sql_function! {
+        /// `ulid_flake_generate(namespace)`: a new key of the database's own generator for
+        /// `namespace` ([`sql`'s docs](crate::sql#keys-made-by-the-database)). On MySQL
+        /// backends, where Diesel reads no `RETURNING`, select it first and insert it.
+        fn ulid_flake_generate(namespace: Text) -> BigInt;
+    }
+
     /// `ulid_flake_to_timestamp` on PostgreSQL, a `timestamptz`.
     #[cfg(feature = "postgres")]
     pub mod postgres {
@@ -278,7 +288,8 @@ pub mod functions {
 }
 
 /// Creates (or replaces) the SQL helper functions in a PostgreSQL database, from
-/// [`sql::POSTGRES_FUNCTIONS`].
+/// [`sql::POSTGRES_FUNCTIONS`], and the database's own generator, from
+/// [`sql::POSTGRES_GENERATOR`].
 ///
 /// # Errors
 ///
@@ -292,16 +303,17 @@ pub mod functions {
 /// ```
 #[cfg(feature = "postgres")]
 pub fn create_postgres_functions(conn: &mut diesel::PgConnection) -> diesel::QueryResult<()> {
-    diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_FUNCTIONS)
+    diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_FUNCTIONS)?;
+    diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_GENERATOR)
 }
 
 /// Creates (or replaces) the SQL helper functions in a MySQL/MariaDB database, from
-/// [`sql::MYSQL_FUNCTIONS`].
+/// [`sql::MYSQL_FUNCTIONS`], and MariaDB's own generator, from [`sql::MYSQL_GENERATOR`].
 ///
 /// # Errors
 ///
-/// The database's, e.g. for a user without `CREATE ROUTINE`, or a server with binary logging
-/// that needs `log_bin_trust_function_creators`.
+/// The database's, e.g. for a user without `CREATE ROUTINE`, or, on a server with binary
+/// logging on, a user without `SUPER` while `log_bin_trust_function_creators` is off.
 ///
 /// ```no_run
 /// # fn example(conn: &mut diesel::MysqlConnection) -> diesel::QueryResult<()> {
@@ -311,5 +323,6 @@ pub fn create_postgres_functions(conn: &mut diesel::PgConnection) -> diesel::Que
 /// ```
 #[cfg(feature = "mysql")]
 pub fn create_mysql_functions(conn: &mut diesel::MysqlConnection) -> diesel::QueryResult<()> {
-    diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_FUNCTIONS)
+    diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_FUNCTIONS)?;
+    diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_GENERATOR)
 }

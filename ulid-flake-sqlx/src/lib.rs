@@ -259,6 +259,29 @@
 //! --  00CMXB6TAK4SA      | 2024-06-06 06:06:06.666+00 | Ada
 //! ```
 //!
+//! The second migration creates the database's own generator, `ulid_flake_generate(namespace)`,
+//! for keys the database makes itself — a column default on PostgreSQL, a trigger on MariaDB
+//! ([`sql`'s docs](sql#keys-made-by-the-database) say how it never repeats a key); the
+//! application reads them back with `RETURNING`:
+//!
+//! ```no_run
+//! # #[cfg(feature = "postgres")]
+//! # async fn example(pool: sqlx::PgPool) -> Result<(), sqlx::Error> {
+//! # struct Invoice;
+//! use ulid_flake_sqlx::Id;
+//!
+//! sqlx::query("SELECT ulid_flake_install_generator('billing')").execute(&pool).await?;
+//! sqlx::query("CREATE TABLE invoice (id BIGINT PRIMARY KEY DEFAULT ulid_flake_generate('billing'), total BIGINT)")
+//!     .execute(&pool)
+//!     .await?;
+//! let id: Id<Invoice> = sqlx::query_scalar("INSERT INTO invoice (total) VALUES ($1) RETURNING id")
+//!     .bind(100_i64)
+//!     .fetch_one(&pool)
+//!     .await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Replicas: scalability-id leases
 //!
 //! With the `lease` feature, `lease_postgres` and `lease_mysql` lease one of the 32
@@ -301,8 +324,9 @@ pub use lease_store::lease_postgres;
 #[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
 pub use lease_store::{SqlxLeaseConnection, SqlxLeaseDatabase, SqlxLeaseStore};
 
-/// Migrations that create the SQL helper functions on PostgreSQL (version
-/// `20240101000000`): [`sql::POSTGRES_FUNCTIONS`] as a sqlx migrator.
+/// Migrations that create the SQL helper functions on PostgreSQL: [`sql::POSTGRES_FUNCTIONS`]
+/// (version `20240101000000`) and the database's own generator, [`sql::POSTGRES_GENERATOR`]
+/// (`20261125000000`), as a sqlx migrator.
 ///
 /// Run them on their own, or beside your own migrator; sqlx refuses a database with
 /// migrations it does not know, so set `set_ignore_missing(true)` on the migrator that runs
@@ -317,8 +341,10 @@ pub use lease_store::{SqlxLeaseConnection, SqlxLeaseDatabase, SqlxLeaseStore};
 #[cfg(feature = "postgres")]
 pub static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
-/// Migrations that create the SQL helper functions on MySQL and MariaDB (version
-/// `20240101000000`); see [`POSTGRES_MIGRATOR`] for how to combine them with your own.
+/// Migrations that create the SQL helper functions on MySQL and MariaDB,
+/// [`sql::MYSQL_FUNCTIONS`] (version `20240101000000`), and the generator of MariaDB,
+/// [`sql::MYSQL_GENERATOR`] (`20261125000000`); see [`POSTGRES_MIGRATOR`] for how to combine
+/// them with your own.
 ///
 /// ```no_run
 /// # async fn example(pool: sqlx::MySqlPool) -> Result<(), sqlx::migrate::MigrateError> {

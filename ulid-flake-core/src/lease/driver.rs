@@ -54,11 +54,12 @@ impl<C: LeaseClock> Shared<C> {
         ids: RangeInclusive<u8>,
         timing: LeaseTiming,
     ) -> Self {
-        // Zero is the holder of the free rows this crate's earlier versions inserted.
+        // Zero is the holder of the free rows this crate's earlier versions inserted; the
+        // database generator's holds its id for good.
         let holder = loop {
             let token =
                 i64::from(ThreadRandom.next_u32()) << 32 | i64::from(ThreadRandom.next_u32());
-            if token != 0 {
+            if token != 0 && token != crate::sql::DATABASE_GENERATOR_HOLDER {
                 break token;
             }
         };

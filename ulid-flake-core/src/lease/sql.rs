@@ -32,6 +32,10 @@
 //! `UTC_TIMESTAMP(6)`, the statement's start, whatever the session's time zone, so that a
 //! daylight-saving hour that reads twice does not step the lease clock).
 //!
+//! A row whose holder is [`DATABASE_GENERATOR_HOLDER`](crate::sql::DATABASE_GENERATOR_HOLDER)
+//! never expires: it reserves the id of the database's own generator
+//! ([`sql`](crate::sql#keys-made-by-the-database)), which no lease takes.
+//!
 //! # What a lease needs from the database
 //!
 //! The table, [`Dialect::create_table`], which the store creates when a new connection finds

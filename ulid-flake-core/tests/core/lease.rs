@@ -163,3 +163,21 @@ fn a_forked_child_issues_nothing_under_the_parents_lease() {
         format!("parent Ok(4) Ok(4); child Err({refused:?}) forked")
     );
 }
+
+/// The database generator's SQL creates the lease table exactly as a lease does, and holds its
+/// id with the holder no lease takes as its token.
+#[test]
+fn the_database_generator_shares_the_lease_table_and_reserves_its_holder() {
+    use ulid_flake_core::lease::sql::Dialect;
+    use ulid_flake_core::sql::{DATABASE_GENERATOR_HOLDER, MYSQL_GENERATOR, POSTGRES_GENERATOR};
+
+    for (dialect, generator) in [
+        (Dialect::Postgres, POSTGRES_GENERATOR),
+        (Dialect::MySql, MYSQL_GENERATOR),
+    ] {
+        let create_table = format!("{};", dialect.create_table().sql());
+        assert!(generator.contains(&create_table), "{dialect}");
+        let holder = DATABASE_GENERATOR_HOLDER.to_string();
+        assert!(generator.contains(&format!("DEFAULT {holder};")) || generator.contains(&format!(":= {holder};")), "{dialect}");
+    }
+}

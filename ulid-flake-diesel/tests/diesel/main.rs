@@ -8,6 +8,7 @@
 
 mod async_connections;
 mod backends;
+mod database_generator;
 mod lease_faults;
 mod sql_functions;
 mod support;

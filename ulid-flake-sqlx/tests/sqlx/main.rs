@@ -6,6 +6,7 @@
 //! server fails the test that needs it: these tests never skip.
 
 mod adoption;
+mod database_generator;
 mod databases;
 mod lease_faults;
 mod macros;

@@ -90,3 +90,22 @@ pub(crate) mod reading_list {
 
     impl ActiveModelBehavior for ActiveModel {}
 }
+
+pub(crate) mod invoice {
+    use sea_orm::entity::prelude::*;
+    use ulid_flake_core::Id;
+
+    /// An invoice, whose key the database makes (`ulid_flake_generate`).
+    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[sea_orm(table_name = "invoices")]
+    pub(crate) struct Model {
+        #[sea_orm(primary_key, auto_increment = false)]
+        pub(crate) id: Id<Model>,
+        pub(crate) total: i64,
+    }
+
+    #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+    pub(crate) enum Relation {}
+
+    impl ActiveModelBehavior for ActiveModel {}
+}

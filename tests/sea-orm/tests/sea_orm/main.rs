@@ -409,3 +409,125 @@ mod postgres_arrays {
         assert_eq!(error.to_string(), out_of_range(-2));
     }
 }
+
+/// Keys the database makes itself (`ulid_flake_generate`, as a column default on PostgreSQL,
+/// from a trigger on MariaDB), through SeaORM inserts.
+mod database_generator {
+    use sea_orm::ActiveModelTrait;
+    use ulid_flake_core::sql;
+
+    use super::*;
+    use entities::invoice;
+
+    /// Installs the generator of `billing` with `generator` and `install`, and creates
+    /// `invoices` with `create_table`'s statements: the id the install reserved.
+    async fn install(
+        db: &DatabaseConnection,
+        generator: &str,
+        install: &str,
+        create_table: &[String],
+    ) -> u8 {
+        db.execute_unprepared(generator).await.unwrap();
+        let reserved = db
+            .query_one_raw(Statement::from_string(db.get_database_backend(), install))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get_by_index::<i16>(0)
+            .unwrap();
+        for statement in create_table {
+            db.execute_unprepared(statement).await.unwrap();
+        }
+        u8::try_from(reserved).unwrap()
+    }
+
+    async fn stored(db: &DatabaseConnection) -> Vec<invoice::Model> {
+        invoice::Entity::find()
+            .order_by_asc(invoice::Column::Id)
+            .all(db)
+            .await
+            .unwrap()
+    }
+
+    /// On PostgreSQL an insert that leaves the key out reads it back (SeaORM's `RETURNING`).
+    #[tokio::test]
+    async fn postgres_makes_the_key_of_an_insert_that_leaves_it_out() {
+        let db = postgres().await;
+        let reserved = install(
+            &db,
+            sql::POSTGRES_GENERATOR,
+            "SELECT ulid_flake_install_generator('billing')",
+            &["CREATE TABLE invoices (id BIGINT PRIMARY KEY DEFAULT ulid_flake_generate('billing'), total BIGINT NOT NULL)".into()],
+        )
+        .await;
+        let mut inserted = Vec::new();
+        for total in [1, 2] {
+            let row = invoice::ActiveModel {
+                id: ActiveValue::NotSet,
+                total: ActiveValue::Set(total),
+            }
+            .insert(&db)
+            .await
+            .unwrap();
+            inserted.push(row);
+        }
+        assert!(inserted[0].id < inserted[1].id);
+        assert!(
+            inserted
+                .iter()
+                .all(|row| row.id.scalability_id() == reserved)
+        );
+        assert_eq!(stored(&db).await, inserted);
+    }
+
+    /// On MySQL backends SeaORM reads a key back through `LAST_INSERT_ID()`, which does not
+    /// see a trigger's: an insert leaves the key to the trigger without reading it, and one
+    /// that needs the key selects `ulid_flake_generate` first and inserts it.
+    #[tokio::test]
+    async fn mariadb_makes_the_key_of_an_insert_that_leaves_it_out() {
+        let db = mysql().await;
+        let reserved = install(
+            &db,
+            sql::MYSQL_GENERATOR,
+            "CALL ulid_flake_install_generator('billing', 1704067200000)",
+            &[
+                "CREATE TABLE invoices (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, total BIGINT NOT NULL)".into(),
+                sql::mysql_generate_trigger("invoices", "id", "billing"),
+            ],
+        )
+        .await;
+        invoice::Entity::insert(invoice::ActiveModel {
+            id: ActiveValue::NotSet,
+            total: ActiveValue::Set(1),
+        })
+        .exec_without_returning(&db)
+        .await
+        .unwrap();
+        let chosen: Id<invoice::Model> = db
+            .query_one_raw(Statement::from_string(
+                DbBackend::MySql,
+                "SELECT ulid_flake_generate('billing')",
+            ))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get_by_index(0)
+            .unwrap();
+        let second = invoice::ActiveModel {
+            id: ActiveValue::Set(chosen),
+            total: ActiveValue::Set(2),
+        }
+        .insert(&db)
+        .await
+        .unwrap();
+        let rows = stored(&db).await;
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            (rows[0].total, rows[1].total),
+            (1, 2),
+            "keys in insert order"
+        );
+        assert_eq!(rows[1], second);
+        assert!(rows.iter().all(|row| row.id.scalability_id() == reserved));
+    }
+}

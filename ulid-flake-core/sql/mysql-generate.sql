@@ -1,0 +1,215 @@
+-- Ulid-Flake keys made by MariaDB itself (10.11 tested; RANDOM_BYTES needs 10.10,
+-- INSERT ... RETURNING 10.5). MariaDB refuses a stored function in a column's DEFAULT, so a
+-- BEFORE INSERT trigger calls it (ulid_flake_core::sql::mysql_generate_trigger writes one):
+--
+--   CALL ulid_flake_install_generator('billing', 1704067200000);  -- once, e.g. in a migration
+--   CREATE TABLE invoice (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, ...);
+--   CREATE TRIGGER invoice_id_ulid_flake BEFORE INSERT ON invoice FOR EACH ROW
+--       SET NEW.id = IF(IFNULL(NEW.id, 0) = 0, ulid_flake_generate('billing'), NEW.id);
+--
+--   ulid_flake_install_generator(namespace, epoch_ms)   a procedure: reserves a scalability id
+--       of the namespace for the database, for good; answers one row, scalability_id
+--   ulid_flake_generate(namespace) -> BIGINT            a new key of the namespace's generator
+--
+-- The design is PostgreSQL's (postgres-generate.sql says why): the install reserves the
+-- lowest free id in ulid_flake_leases with a row that never expires, held by
+-- -9223372036854775808, which no application lease uses, and raises the state to its own
+-- millisecond; every key is made from one state, (unix_ms << 15) | randomness, which only
+-- grows; a full millisecond or a clock stepped back goes on from the state's millisecond. The
+-- state is a row of an Aria table, because Aria is not transactional: a rolled-back insert does
+-- not take its key back, and the table's lock is the calling statement's (outside LOCK TABLES),
+-- released when the statement ends, not when its transaction does, so an inserter waits for
+-- another one's statement (a long INSERT ... SELECT included) but never for its commit.
+-- MariaDB's sequences cannot hold it: SETVAL takes only a literal. The clock is SYSDATE(3),
+-- read when the call runs (NOW(3) is the statement's start); its reading passes through the
+-- session's time zone, where the hour that daylight-saving time repeats reads as a step back:
+-- keys go on from the state, ahead of the clock, until it catches up. Randomness is
+-- RANDOM_BYTES (the server's TLS library, a cryptographically secure source).
+--
+-- Limits: one primary. Galera does not replicate Aria tables, so its nodes would not share
+-- the state; with binlog_format STATEMENT a replica runs the trigger itself and makes keys of
+-- its own (MIXED, the default, and ROW log the rows). A crash between InnoDB's commit and
+-- Aria's can lose the state of a stored key: a key repeats only if the clock is then behind it.
+-- A temporary table named ulid_flake_generator_state would stand in for the state in its
+-- session.
+--
+-- Binary logging: the function is declared NOT DETERMINISTIC READS SQL DATA, which MariaDB
+-- accepts with binary logging on (a function that declares MODIFIES SQL DATA is refused, error
+-- 1418, unless log_bin_trust_function_creators is on); the server does not check the
+-- characteristic, and the function's only write is to its state row. Creating a function with
+-- binary logging on needs the SUPER privilege, or log_bin_trust_function_creators on.
+--
+-- MySQL 8 (not tested here) has no Aria (MyISAM is its non-transactional engine) and no
+-- RETURNING.
+--
+-- Test knobs, session variables that cannot make a key repeat (they change what the call
+-- reads, not how it follows the state): @ulid_flake_test_randomness_max (0..=32767, the
+-- field's maximum) makes a millisecond's values run out sooner;
+-- @ulid_flake_test_clock_offset_ms is added to the clock reading, to step it (a step forward
+-- moves the shared state forward).
+
+CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id)) ENGINE = InnoDB;
+
+CREATE TABLE IF NOT EXISTS ulid_flake_generators (
+    namespace VARCHAR(64) NOT NULL PRIMARY KEY,
+    scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31),
+    epoch_ms BIGINT NOT NULL
+) ENGINE = InnoDB;
+
+CREATE TABLE IF NOT EXISTS ulid_flake_generator_state (
+    singleton TINYINT NOT NULL PRIMARY KEY CHECK (singleton = 1),
+    state BIGINT NOT NULL
+) ENGINE = Aria TRANSACTIONAL = 1;
+
+INSERT IGNORE INTO ulid_flake_generator_state (singleton, state) VALUES (1, 0);
+
+DROP PROCEDURE IF EXISTS ulid_flake_install_generator;
+CREATE PROCEDURE ulid_flake_install_generator(namespace TEXT, epoch_ms BIGINT)
+    MODIFIES SQL DATA
+BEGIN
+    DECLARE database_holder BIGINT DEFAULT -9223372036854775808;
+    DECLARE never BIGINT DEFAULT 9223372036854775807;
+    DECLARE now_us BIGINT;
+    DECLARE id SMALLINT DEFAULT 0;
+    DECLARE installed_id SMALLINT;
+    DECLARE installed_epoch BIGINT;
+    DECLARE taken BIGINT;
+    DECLARE message VARCHAR(512);
+    -- The install's own lock outlives a failed call unless released here.
+    DECLARE EXIT HANDLER FOR SQLEXCEPTION
+    BEGIN
+        DO RELEASE_LOCK(CONCAT('ulid_flake_install ', namespace));
+        RESIGNAL;
+    END;
+    IF namespace IS NULL OR LENGTH(namespace) NOT BETWEEN 1 AND 64 THEN
+        SET message = CONCAT('invalid namespace: expected 1..=64 bytes, found ',
+            COALESCE(LENGTH(namespace), 'NULL'));
+        SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+    END IF;
+    -- The last epoch whose keys' milliseconds all stay below 2^48, the state's field.
+    IF epoch_ms IS NULL OR epoch_ms NOT BETWEEN 0 AND 272678883688448 THEN
+        SET message = CONCAT('invalid epoch: expected 0..=272678883688448 Unix ms, found ',
+            COALESCE(epoch_ms, 'NULL'));
+        SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+    END IF;
+    -- One install of a namespace at a time (each statement here commits on its own).
+    IF NOT (GET_LOCK(CONCAT('ulid_flake_install ', namespace), 10) <=> 1) THEN
+        SIGNAL SQLSTATE '55P03' SET MESSAGE_TEXT =
+            'lock wait timeout: expected the install lock of the namespace within 10 s, found it held';
+    END IF;
+    SELECT g.scalability_id, g.epoch_ms INTO installed_id, installed_epoch
+        FROM ulid_flake_generators g WHERE g.namespace = namespace;
+    IF installed_id IS NOT NULL THEN
+        IF installed_epoch <> epoch_ms THEN
+            SET message = CONCAT('generator of namespace ', QUOTE(namespace),
+                ' installed already with another epoch: expected ', installed_epoch,
+                ', found ', epoch_ms);
+            SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+        END IF;
+    ELSE
+        -- An id reserved by an install that stopped before its generator's row is this one's.
+        SELECT MIN(l.scalability_id) INTO installed_id FROM ulid_flake_leases l
+            WHERE l.namespace = namespace AND l.holder = database_holder;
+        SET now_us = TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6));
+        WHILE installed_id IS NULL AND id <= 31 DO
+            INSERT IGNORE INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us)
+                VALUES (namespace, id, database_holder, never);
+            SET taken = ROW_COUNT();
+            IF taken = 0 THEN
+                UPDATE ulid_flake_leases l SET l.holder = database_holder, l.expires_at_us = never
+                    WHERE l.namespace = namespace AND l.scalability_id = id
+                    AND l.expires_at_us < now_us;
+                SET taken = ROW_COUNT();
+            END IF;
+            IF taken = 1 THEN
+                SET installed_id = id;
+            END IF;
+            SET id = id + 1;
+        END WHILE;
+        IF installed_id IS NULL THEN
+            SET message = CONCAT('all scalability ids 0..=31 of namespace ', QUOTE(namespace),
+                ' are taken: expected a free id for the database''s generator, found every one leased by another holder');
+            SIGNAL SQLSTATE '53000' SET MESSAGE_TEXT = message;
+        END IF;
+        -- No key before this moment: an expired lease's holder stamped none after it.
+        UPDATE ulid_flake_generator_state
+            SET state = GREATEST(state, CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED) << 15)
+            WHERE singleton = 1;
+        INSERT INTO ulid_flake_generators (namespace, scalability_id, epoch_ms)
+            VALUES (namespace, installed_id, epoch_ms);
+    END IF;
+    DO RELEASE_LOCK(CONCAT('ulid_flake_install ', namespace));
+    SELECT installed_id AS scalability_id;
+END;
+
+DROP FUNCTION IF EXISTS ulid_flake_generate;
+CREATE FUNCTION ulid_flake_generate(namespace TEXT) RETURNS BIGINT
+    NOT DETERMINISTIC READS SQL DATA
+BEGIN
+    DECLARE field_max_setting TEXT DEFAULT COALESCE(@ulid_flake_test_randomness_max, '32767');
+    DECLARE clock_offset_setting TEXT DEFAULT COALESCE(@ulid_flake_test_clock_offset_ms, '0');
+    DECLARE field_max BIGINT;
+    DECLARE random_bytes BINARY(6) DEFAULT RANDOM_BYTES(6);
+    DECLARE fresh BIGINT;
+    DECLARE increment BIGINT;
+    DECLARE installed_id SMALLINT;
+    DECLARE installed_epoch BIGINT;
+    DECLARE last_state BIGINT;
+    DECLARE unix_ms BIGINT;
+    DECLARE randomness BIGINT;
+    DECLARE message VARCHAR(512);
+    IF namespace IS NULL OR LENGTH(namespace) NOT BETWEEN 1 AND 64 THEN
+        SET message = CONCAT('invalid namespace: expected 1..=64 bytes, found ',
+            COALESCE(LENGTH(namespace), 'NULL'));
+        SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+    END IF;
+    IF NOT field_max_setting REGEXP '^[0-9]{1,5}$' OR CAST(field_max_setting AS SIGNED) > 32767 THEN
+        SET message = CONCAT('invalid @ulid_flake_test_randomness_max: expected 0..=32767, found ',
+            QUOTE(field_max_setting));
+        SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+    END IF;
+    IF NOT clock_offset_setting REGEXP '^-?[0-9]{1,13}$'
+        OR ABS(CAST(clock_offset_setting AS SIGNED)) > 8796093022207 THEN
+        SET message = CONCAT('invalid @ulid_flake_test_clock_offset_ms: expected -8796093022207..=8796093022207, found ',
+            QUOTE(clock_offset_setting));
+        SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+    END IF;
+    SET field_max = CAST(field_max_setting AS SIGNED);
+    SELECT g.scalability_id, g.epoch_ms INTO installed_id, installed_epoch
+        FROM ulid_flake_generators g WHERE g.namespace = namespace;
+    IF installed_id IS NULL THEN
+        SET message = CONCAT('no generator in namespace ', QUOTE(namespace),
+            ': expected one installed by ulid_flake_install_generator, found none');
+        SIGNAL SQLSTATE '42704' SET MESSAGE_TEXT = message;
+    END IF;
+    SET fresh = (CONV(HEX(SUBSTRING(random_bytes, 1, 2)), 16, 10) & 32767) % (field_max + 1);
+    -- A draw of 0 is drawn again: the first non-zero of four random bytes (all four zero:
+    -- 1 in 2^32, then 1).
+    SET increment = COALESCE(NULLIF(ASCII(SUBSTRING(random_bytes, 3, 1)), 0),
+        NULLIF(ASCII(SUBSTRING(random_bytes, 4, 1)), 0),
+        NULLIF(ASCII(SUBSTRING(random_bytes, 5, 1)), 0),
+        NULLIF(ASCII(SUBSTRING(random_bytes, 6, 1)), 0), 1);
+    -- Read and written under the table's write lock, which the calling statement takes
+    -- when it starts and releases when it ends (Aria's locks are not transactional).
+    SELECT state INTO last_state FROM ulid_flake_generator_state WHERE singleton = 1;
+    SET unix_ms = CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED)
+        + CAST(clock_offset_setting AS SIGNED);
+    IF unix_ms > (last_state >> 15) THEN
+        SET randomness = fresh;
+    ELSE
+        SET unix_ms = last_state >> 15;
+        SET randomness = (last_state & 32767) + increment;
+        IF randomness > field_max THEN
+            SET unix_ms = unix_ms + 1;
+            SET randomness = fresh;
+        END IF;
+    END IF;
+    IF unix_ms - installed_epoch NOT BETWEEN 0 AND 8796093022207 THEN
+        SET message = CONCAT('timestamp out of range: expected 0..=8796093022207 ms since the epoch ',
+            installed_epoch, ', found ', unix_ms - installed_epoch);
+        SIGNAL SQLSTATE '22008' SET MESSAGE_TEXT = message;
+    END IF;
+    UPDATE ulid_flake_generator_state SET state = (unix_ms << 15) | randomness
+        WHERE singleton = 1;
+    RETURN ((unix_ms - installed_epoch) << 20) | (randomness << 5) | installed_id;
+END;

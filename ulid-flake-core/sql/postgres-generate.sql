@@ -1,0 +1,239 @@
+-- Ulid-Flake keys made by PostgreSQL itself, for a column default:
+--
+--   SELECT ulid_flake_install_generator('billing');  -- once, e.g. in a migration
+--   CREATE TABLE invoice (id bigint PRIMARY KEY DEFAULT ulid_flake_generate('billing'), ...);
+--
+--   ulid_flake_install_generator(namespace text, epoch_ms bigint DEFAULT 1704067200000)
+--       -> smallint   reserves a scalability id of the namespace for the database, for good
+--   ulid_flake_generate(namespace text) -> bigint   a new key of the namespace's generator
+--
+-- The keys are in the scalable layout, under the id the install reserved in ulid_flake_leases:
+-- a row that never expires, whose holder (-9223372036854775808) no application lease uses,
+-- so no lease ever takes it. The install takes the lowest id with no row or an expired one,
+-- as a lease does, and raises the state (below) to its own millisecond, so that no key is
+-- stamped before it: a lease that held the id expired before it. A namespace's generator is
+-- installed once; installing it again answers the same id.
+--
+-- Keys never repeat within the database, from the state alone: every key is made from the
+-- state the call before left, under one lock, and the state only grows. The state is the last
+-- key's Unix millisecond and randomness, (unix_ms << 15) | randomness, one for all namespaces
+-- (so their keys share a millisecond's capacity). It is a sequence because a sequence changes
+-- outside transactions: a rolled-back insert does not take its key back, and no open
+-- transaction holds it. The lock is a session-level advisory lock taken and released inside
+-- each call (and released when the call fails), never held by a transaction, so an inserter
+-- never waits for another one's commit. In a millisecond the randomness grows by a random
+-- 1..=255; when the field is full, the key goes on in the next millisecond (bumped, as pgEdge's
+-- snowflake does), and when the clock reads an earlier millisecond than the state's (a step
+-- back), the keys go on from the state's millisecond: they stay unique and increasing, stamped
+-- ahead of the clock until it catches up. Randomness is gen_random_uuid()'s, a cryptographically
+-- secure source. The clock is clock_timestamp(), read when the call runs (now() is the
+-- transaction's start, the same for every key of a transaction). The functions look their
+-- tables and sequence up in the schema they were created in (their search_path is set to it,
+-- then pg_temp), whatever the caller's search_path.
+--
+-- Limits: one primary. A multi-primary setup (BDR, pgEdge) does not share the state between
+-- nodes. With synchronous_commit off, a crash can lose the state of keys already answered.
+-- A call cancelled a second time while it releases its lock after a failure would leave the
+-- lock with its session until the session ends (set lock_timeout to bound the wait).
+--
+-- What a caller needs: EXECUTE on the function (PUBLIC by default), SELECT on
+-- ulid_flake_generators, and SELECT and UPDATE on the sequence ulid_flake_generator_state.
+--
+-- Test knobs, session settings that cannot make a key repeat (they change what the call
+-- reads, not how it follows the state): ulid_flake.test_randomness_max (0..=32767, the field's
+-- maximum) makes a millisecond's values run out sooner; ulid_flake.test_clock_offset_ms is
+-- added to the clock reading, to step it (a step forward moves the shared state forward).
+
+CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id));
+
+CREATE TABLE IF NOT EXISTS ulid_flake_generators (
+    namespace VARCHAR(64) PRIMARY KEY,
+    scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31),
+    epoch_ms BIGINT NOT NULL
+);
+
+CREATE SEQUENCE IF NOT EXISTS ulid_flake_generator_state AS bigint MINVALUE 0 START 0;
+
+CREATE OR REPLACE FUNCTION ulid_flake_check_namespace(namespace text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+    IF namespace IS NULL OR octet_length(namespace) NOT BETWEEN 1 AND 64 THEN
+        RAISE EXCEPTION 'invalid namespace: expected 1..=64 bytes, found %',
+            coalesce(octet_length(namespace)::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+END
+$$;
+
+-- The state after the last one for a clock reading (Unix ms), under the lock: the one step
+-- of both functions.
+CREATE OR REPLACE FUNCTION ulid_flake_next_state(clock_ms bigint, field_max bigint)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+DECLARE
+    -- classid 'ULID' (0x554C4944), objid 'FLAK' (0x464C414B): the state's own lock.
+    lock_class CONSTANT int := 1431062852;
+    lock_object CONSTANT int := 1179402571;
+    -- A version 4 UUID: bytes 0-5, 7 and 9-15 are random.
+    random_bytes CONSTANT bytea := uuid_send(gen_random_uuid());
+    fresh CONSTANT bigint :=
+        (((get_byte(random_bytes, 0) << 8) | get_byte(random_bytes, 1)) & 32767) % (field_max + 1);
+    -- A draw of 0 is drawn again: the first non-zero of four random bytes (all four zero:
+    -- 1 in 2^32, then 1).
+    increment CONSTANT int := coalesce(nullif(get_byte(random_bytes, 2), 0),
+        nullif(get_byte(random_bytes, 3), 0), nullif(get_byte(random_bytes, 4), 0),
+        nullif(get_byte(random_bytes, 5), 0), 1);
+    last_state bigint;
+    unix_ms bigint := clock_ms;
+    randomness bigint;
+BEGIN
+    BEGIN
+        PERFORM pg_advisory_lock(lock_class, lock_object);
+        -- The sequence's current value, outside any snapshot (an error without SELECT on it).
+        SELECT CASE WHEN is_called THEN last_value ELSE 0 END INTO last_state
+            FROM ulid_flake_generator_state;
+        IF unix_ms > (last_state >> 15) THEN
+            randomness := fresh;
+        ELSE
+            unix_ms := last_state >> 15;
+            randomness := (last_state & 32767) + increment;
+            IF randomness > field_max THEN
+                unix_ms := unix_ms + 1;
+                randomness := fresh;
+            END IF;
+        END IF;
+        -- Below 2^48, the state's millisecond field: the shift cannot overflow.
+        IF unix_ms NOT BETWEEN 0 AND 281474976710655 THEN
+            RAISE EXCEPTION 'clock out of range: expected 0..=281474976710655 Unix ms, found %',
+                unix_ms
+                USING ERRCODE = 'datetime_field_overflow';
+        END IF;
+        PERFORM setval('ulid_flake_generator_state', (unix_ms << 15) | randomness);
+        PERFORM pg_advisory_unlock(lock_class, lock_object);
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        -- A session-level lock outlives the failed call unless released here.
+        PERFORM pg_advisory_unlock(lock_class, lock_object) FROM pg_locks
+            WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
+            AND classid = lock_class::oid AND objid = lock_object::oid AND objsubid = 2;
+        RAISE;
+    END;
+    RETURN (unix_ms << 15) | randomness;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_flake_install_generator(
+    namespace text, epoch_ms bigint DEFAULT 1704067200000
+) RETURNS smallint
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    database_holder CONSTANT bigint := -9223372036854775808;
+    never CONSTANT bigint := 9223372036854775807;
+    installed ulid_flake_generators%ROWTYPE;
+    reserved smallint;
+    taken bigint;
+    now_us bigint;
+BEGIN
+    PERFORM ulid_flake_check_namespace(namespace);
+    -- The last epoch whose keys' milliseconds all stay below 2^48, the state's field.
+    IF epoch_ms IS NULL OR epoch_ms NOT BETWEEN 0 AND 272678883688448 THEN
+        RAISE EXCEPTION 'invalid epoch: expected 0..=272678883688448 Unix ms, found %',
+            coalesce(epoch_ms::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- One install of a namespace at a time (classid 'ULII'); the generators' lock is not
+    -- taken, so no inserter waits for this transaction.
+    PERFORM pg_advisory_xact_lock(1431062857, hashtext(namespace));
+    SELECT * INTO installed FROM ulid_flake_generators g
+        WHERE g.namespace = ulid_flake_install_generator.namespace;
+    IF FOUND THEN
+        IF installed.epoch_ms <> epoch_ms THEN
+            RAISE EXCEPTION 'generator of namespace % installed already with another epoch: expected %, found %',
+                quote_literal(namespace), installed.epoch_ms, epoch_ms
+                USING ERRCODE = 'invalid_parameter_value';
+        END IF;
+        RETURN installed.scalability_id;
+    END IF;
+    now_us := (extract(epoch FROM clock_timestamp()) * 1000000)::bigint;
+    FOR id IN 0..31 LOOP
+        INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us)
+            VALUES (namespace, id, database_holder, never) ON CONFLICT DO NOTHING;
+        GET DIAGNOSTICS taken = ROW_COUNT;
+        IF taken = 0 THEN
+            UPDATE ulid_flake_leases l SET holder = database_holder, expires_at_us = never
+                WHERE l.namespace = ulid_flake_install_generator.namespace
+                AND l.scalability_id = id AND l.expires_at_us < now_us;
+            GET DIAGNOSTICS taken = ROW_COUNT;
+        END IF;
+        IF taken = 1 THEN
+            reserved := id;
+            EXIT;
+        END IF;
+    END LOOP;
+    IF reserved IS NULL THEN
+        RAISE EXCEPTION 'all scalability ids 0..=31 of namespace % are taken: expected a free id for the database''s generator, found every one leased by another holder',
+            quote_literal(namespace)
+            USING ERRCODE = 'insufficient_resources';
+    END IF;
+    INSERT INTO ulid_flake_generators (namespace, scalability_id, epoch_ms)
+        VALUES (namespace, reserved, epoch_ms);
+    -- No key before this moment: an expired lease's holder stamped none after it.
+    PERFORM ulid_flake_next_state(now_us / 1000, 32767);
+    RETURN reserved;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_flake_generate(namespace text) RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+DECLARE
+    field_max_setting CONSTANT text := coalesce(
+        nullif(current_setting('ulid_flake.test_randomness_max', true), ''), '32767');
+    clock_offset_setting CONSTANT text := coalesce(
+        nullif(current_setting('ulid_flake.test_clock_offset_ms', true), ''), '0');
+    installed ulid_flake_generators%ROWTYPE;
+    state bigint;
+    ms_since_epoch bigint;
+BEGIN
+    PERFORM ulid_flake_check_namespace(namespace);
+    -- CASE: the cast only after the pattern matched.
+    IF (CASE WHEN field_max_setting ~ '^[0-9]{1,5}$' THEN field_max_setting::int > 32767
+        ELSE true END) THEN
+        RAISE EXCEPTION 'invalid ulid_flake.test_randomness_max: expected 0..=32767, found %',
+            quote_literal(field_max_setting)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF (CASE WHEN clock_offset_setting ~ '^-?[0-9]{1,13}$'
+        THEN abs(clock_offset_setting::bigint) > 8796093022207 ELSE true END) THEN
+        RAISE EXCEPTION 'invalid ulid_flake.test_clock_offset_ms: expected -8796093022207..=8796093022207, found %',
+            quote_literal(clock_offset_setting)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT * INTO installed FROM ulid_flake_generators g
+        WHERE g.namespace = ulid_flake_generate.namespace;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no generator in namespace %: expected one installed by ulid_flake_install_generator, found none',
+            quote_literal(namespace)
+            USING ERRCODE = 'undefined_object';
+    END IF;
+    state := ulid_flake_next_state(
+        floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint
+            + clock_offset_setting::bigint,
+        field_max_setting::bigint);
+    ms_since_epoch := (state >> 15) - installed.epoch_ms;
+    IF ms_since_epoch NOT BETWEEN 0 AND 8796093022207 THEN
+        RAISE EXCEPTION 'timestamp out of range: expected 0..=8796093022207 ms since the epoch %, found %',
+            installed.epoch_ms, ms_since_epoch
+            USING ERRCODE = 'datetime_field_overflow';
+    END IF;
+    RETURN (ms_since_epoch << 20) | ((state & 32767) << 5) | installed.scalability_id;
+END
+$$;
+
+-- Every name the functions use is looked up in the schema they were created in, then in
+-- pg_temp: a temporary table or another schema on the caller's search_path cannot stand in.
+DO $$
+BEGIN
+    EXECUTE format('ALTER FUNCTION ulid_flake_next_state(bigint, bigint) SET search_path = %I, pg_temp', current_schema());
+    EXECUTE format('ALTER FUNCTION ulid_flake_install_generator(text, bigint) SET search_path = %I, pg_temp', current_schema());
+    EXECUTE format('ALTER FUNCTION ulid_flake_generate(text) SET search_path = %I, pg_temp', current_schema());
+END
+$$;

@@ -1,0 +1,432 @@
+//! The database's own generator, `ulid_flake_generate(namespace)` (the second migration), on
+//! PostgreSQL (a column default) and MariaDB (a trigger): eight sessions inserting at once
+//! with a millisecond's capacity shrunk by the test knob, a clock stepped forward and back, an
+//! open transaction beside other inserters, a lease of the application in the same namespace,
+//! and the errors of bad calls. Each test has a database of its own, since the generator's
+//! state is one per database.
+
+use std::collections::HashSet;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sqlx::{Connection, Executor, Row};
+use ulid_flake_sqlx::lease::{LeaseError, LeaseOptions};
+use ulid_flake_sqlx::{Epoch, Id, UlidFlake};
+
+use crate::support::{mysql_url, postgres_url, sql, unique_name};
+
+/// The rows of the test tables.
+struct Invoice;
+
+/// Sessions inserting at once.
+const SESSIONS: usize = 8;
+/// Inserts of each session.
+const INSERTS: usize = 250;
+/// The test knob's field maximum: 256 values, so a millisecond holds about two keys and
+/// eight sessions use it up.
+const RANDOMNESS_MAX: i64 = 255;
+
+fn unix_ms_now() -> i64 {
+    i64::try_from(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+}
+
+/// A key's Unix millisecond, by the default epoch.
+fn unix_ms(id: Id<Invoice>) -> i64 {
+    i64::try_from(id.ms_since_epoch() + Epoch::DEFAULT.unix_ms()).unwrap()
+}
+
+fn database_message(error: sqlx::Error) -> String {
+    match error {
+        sqlx::Error::Database(error) => error.message().to_owned(),
+        other => panic!("expected a database error, found {other:?}"),
+    }
+}
+
+/// `url` with its database replaced by `database`.
+fn with_database(url: &str, database: &str) -> String {
+    let (server, _) = url.rsplit_once('/').unwrap();
+    format!("{server}/{database}")
+}
+
+/// The checks on what the eight sessions inserted: `sessions[s]` holds session `s`'s keys
+/// with the clock the database read after making each, in insert order; `stored` the table's
+/// keys in key order.
+fn check_sessions(
+    sessions: &[Vec<(Id<Invoice>, i64)>],
+    stored: &[Id<Invoice>],
+    scalability_id: u8,
+    start_ms: i64,
+) {
+    let mut all: Vec<Id<Invoice>> = Vec::new();
+    for keys in sessions {
+        assert_eq!(keys.len(), INSERTS);
+        for pair in keys.windows(2) {
+            assert!(
+                pair[0].0 < pair[1].0,
+                "not increasing within a session: {pair:?}"
+            );
+        }
+        all.extend(keys.iter().map(|(id, _)| *id));
+    }
+    assert_eq!(
+        all.iter().collect::<HashSet<_>>().len(),
+        SESSIONS * INSERTS,
+        "a duplicate"
+    );
+    all.sort();
+    assert_eq!(stored, all.as_slice());
+    for id in &all {
+        assert_eq!(id.scalability_id(), scalability_id, "{id}");
+        assert!(unix_ms(*id) >= start_ms, "{id} before the test started");
+        assert!(id.scalable_randomness() <= RANDOMNESS_MAX as u16, "{id}");
+    }
+    // The knob made both happen: keys sharing a millisecond, and a millisecond used up, so
+    // that a key went on in a millisecond the clock had not reached when the key was made.
+    let shared = all
+        .windows(2)
+        .filter(|pair| pair[0].ms_since_epoch() == pair[1].ms_since_epoch())
+        .count();
+    let bumped = sessions
+        .iter()
+        .flatten()
+        .filter(|(id, clock_ms)| unix_ms(*id) > *clock_ms)
+        .count();
+    assert!(shared > 0, "no two keys shared a millisecond");
+    assert!(bumped > 0, "no millisecond was used up");
+}
+
+macro_rules! generator_tests {
+    (
+        $database:ident, $connection:ty, $url:path, $migrator:path,
+        create_database: $create_database:literal,
+        install: $install:literal,
+        generate: $generate:literal,
+        set_randomness_max: $set_randomness_max:literal,
+        set_clock_offset_ms: $set_clock_offset_ms:literal,
+        randomness_max_error: $randomness_max_error:literal,
+        create_table: $create_table:literal,
+        key_default: $key_default:expr,
+        insert: $insert:literal,
+        insert_lease: $insert_lease:literal,
+        lease: $lease:path
+    ) => {
+        mod $database {
+            use super::*;
+
+            /// A new database with the migrations applied: its URL.
+            pub(super) async fn fresh_database() -> String {
+                let url = $url();
+                let database = unique_name("ulid_flake_test_generator");
+                let mut admin = <$connection>::connect(&url).await.unwrap();
+                admin.execute(sql(&format!($create_database, database))).await.unwrap();
+                let url = with_database(&url, &database);
+                let mut connection = <$connection>::connect(&url).await.unwrap();
+                $migrator.run(&mut connection).await.unwrap();
+                url
+            }
+
+            async fn install(connection: &mut $connection, namespace: &str) -> u8 {
+                let id: i16 = sqlx::query_scalar($install)
+                    .bind(namespace)
+                    .fetch_one(&mut *connection)
+                    .await
+                    .unwrap();
+                u8::try_from(id).unwrap()
+            }
+
+            /// A table `invoice` whose key `namespace`'s generator makes.
+            async fn create_table(connection: &mut $connection, namespace: &str) {
+                connection.execute(sql(&format!($create_table, namespace))).await.unwrap();
+                let key_default: Option<String> = $key_default(namespace);
+                if let Some(statement) = key_default {
+                    connection.execute(sql(&statement)).await.unwrap();
+                }
+            }
+
+            /// Inserts a row for `session`: its key, and the database's clock read after it.
+            async fn insert(connection: &mut $connection, session: i32) -> (Id<Invoice>, i64) {
+                let row = sqlx::query($insert).bind(session).fetch_one(&mut *connection).await.unwrap();
+                (row.get("id"), row.get("clock_ms"))
+            }
+
+            async fn generate(connection: &mut $connection, namespace: &str) -> Result<Id<Invoice>, sqlx::Error> {
+                sqlx::query_scalar($generate).bind(namespace).fetch_one(&mut *connection).await
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn eight_sessions_get_distinct_increasing_keys_of_the_reserved_id() {
+                let url = fresh_database().await;
+                let namespace = "billing";
+                let mut connection = <$connection>::connect(&url).await.unwrap();
+                let scalability_id = install(&mut connection, namespace).await;
+                assert_eq!(scalability_id, 0, "the lowest free id");
+                assert_eq!(install(&mut connection, namespace).await, scalability_id, "installed once");
+                create_table(&mut connection, namespace).await;
+                let start_ms = unix_ms_now();
+                let sessions = (0..SESSIONS).map(|session| {
+                    let url = url.clone();
+                    tokio::spawn(async move {
+                        let mut connection = <$connection>::connect(&url).await.unwrap();
+                        connection.execute(sql(&format!($set_randomness_max, RANDOMNESS_MAX))).await.unwrap();
+                        let mut keys = Vec::with_capacity(INSERTS);
+                        for _ in 0..INSERTS {
+                            keys.push(insert(&mut connection, i32::try_from(session).unwrap()).await);
+                        }
+                        keys
+                    })
+                });
+                let mut keys = Vec::new();
+                for session in sessions.collect::<Vec<_>>() {
+                    keys.push(session.await.unwrap());
+                }
+                let stored: Vec<Id<Invoice>> = sqlx::query_scalar("SELECT id FROM invoice ORDER BY id")
+                    .fetch_all(&mut connection)
+                    .await
+                    .unwrap();
+                check_sessions(&keys, &stored, scalability_id, start_ms);
+            }
+
+            /// The clock stepped 60 s forward, then back (as when a clock that ran ahead is
+            /// corrected): the keys go on from the last one, never back.
+            #[tokio::test]
+            async fn keys_go_on_from_the_last_when_the_clock_steps_back() {
+                let url = fresh_database().await;
+                let mut connection = <$connection>::connect(&url).await.unwrap();
+                install(&mut connection, "billing").await;
+                let before = generate(&mut connection, "billing").await.unwrap();
+                connection.execute(sql(&format!($set_clock_offset_ms, 60_000))).await.unwrap();
+                let ahead = generate(&mut connection, "billing").await.unwrap();
+                assert!(unix_ms(ahead) >= unix_ms(before) + 60_000, "{before} then {ahead}");
+                connection.execute(sql(&format!($set_clock_offset_ms, 0))).await.unwrap();
+                let mut last = ahead;
+                for _ in 0..500 {
+                    let next = generate(&mut connection, "billing").await.unwrap();
+                    assert!(next > last, "{last} then {next}");
+                    assert!(unix_ms(next) >= unix_ms(ahead), "{next} went back to the clock");
+                    last = next;
+                }
+            }
+
+            /// The state and its lock are not the transaction's: another session inserts while
+            /// a transaction that made a key stays open, and a rollback gives no key back — a
+            /// key made 60 s ahead in a transaction rolled back still holds the next key ahead.
+            #[tokio::test]
+            async fn an_open_transaction_makes_no_inserter_wait() {
+                let url = fresh_database().await;
+                let mut first = <$connection>::connect(&url).await.unwrap();
+                install(&mut first, "billing").await;
+                create_table(&mut first, "billing").await;
+                let mut second = <$connection>::connect(&url).await.unwrap();
+                let mut open = first.begin().await.unwrap();
+                let (made, _) = insert(&mut open, 1).await;
+                let (during, _) = tokio::time::timeout(Duration::from_secs(5), insert(&mut second, 2))
+                    .await
+                    .expect("an insert waited for another session's transaction");
+                open.rollback().await.unwrap();
+                assert!(made < during, "{made}, {during}");
+
+                first.execute(sql(&format!($set_clock_offset_ms, 60_000))).await.unwrap();
+                let mut open = first.begin().await.unwrap();
+                let (ahead, _) = insert(&mut open, 1).await;
+                open.rollback().await.unwrap();
+                first.execute(sql(&format!($set_clock_offset_ms, 0))).await.unwrap();
+                let (after, _) = insert(&mut first, 1).await;
+                assert!(unix_ms(ahead) >= unix_ms(during) + 60_000, "{during} then {ahead}");
+                assert!(after > ahead, "the rollback gave {ahead} back: then {after}");
+            }
+
+            /// The install takes an expired lease's id, and raises the state to its own
+            /// millisecond: a clock reading from before it (60 s back) stamps no key there.
+            #[tokio::test]
+            async fn no_key_is_stamped_before_the_install() {
+                let url = fresh_database().await;
+                let mut connection = <$connection>::connect(&url).await.unwrap();
+                let expired_us = (unix_ms_now() - 1_000) * 1_000;
+                sqlx::query($insert_lease).bind("billing").bind(0_i16).bind(expired_us).execute(&mut connection).await.unwrap();
+                let before_install = unix_ms_now();
+                assert_eq!(install(&mut connection, "billing").await, 0, "the expired lease's id");
+                connection.execute(sql(&format!($set_clock_offset_ms, -60_000))).await.unwrap();
+                let key = generate(&mut connection, "billing").await.unwrap();
+                assert!(unix_ms(key) >= before_install, "{key} stamped before the install");
+            }
+
+            /// An application's lease in the namespace takes any id but the database's.
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn a_lease_in_the_namespace_never_takes_the_database_s_id() {
+                let url = fresh_database().await;
+                let mut connection = <$connection>::connect(&url).await.unwrap();
+                let reserved = install(&mut connection, "billing").await;
+                let error = $lease(&url, LeaseOptions::new("billing").ids(reserved..=reserved))
+                    .await
+                    .err()
+                    .expect("a lease took the database's id");
+                assert!(matches!(error, LeaseError::AllTaken { .. }), "{error}");
+                // The lease tries the two ids in a random order, and takes the other.
+                let lease = $lease(&url, LeaseOptions::new("billing").ids(reserved..=reserved + 1))
+                    .await
+                    .unwrap();
+                assert_eq!(lease.status().scalability_id, Some(reserved + 1));
+                lease.release().unwrap();
+            }
+
+            #[tokio::test]
+            async fn bad_calls_get_errors_naming_the_cause() {
+                let url = fresh_database().await;
+                let mut connection = <$connection>::connect(&url).await.unwrap();
+                install(&mut connection, "billing").await;
+                let long = "x".repeat(65);
+                for (namespace, expected) in [
+                    ("", "invalid namespace: expected 1..=64 bytes, found 0".to_owned()),
+                    (long.as_str(), "invalid namespace: expected 1..=64 bytes, found 65".to_owned()),
+                    ("unknown", "no generator in namespace 'unknown': expected one installed by ulid_flake_install_generator, found none".to_owned()),
+                ] {
+                    let error = generate(&mut connection, namespace).await.unwrap_err();
+                    assert_eq!(database_message(error), expected);
+                }
+                connection.execute(sql(&format!($set_randomness_max, 40_000))).await.unwrap();
+                let error = generate(&mut connection, "billing").await.unwrap_err();
+                assert_eq!(database_message(error), $randomness_max_error);
+                connection.execute(sql(&format!($set_randomness_max, 32_767))).await.unwrap();
+                let error = sqlx::query($install).bind(long.as_str()).execute(&mut connection).await.unwrap_err();
+                assert_eq!(database_message(error), "invalid namespace: expected 1..=64 bytes, found 65");
+                // Ids 0 and 1 leased, 2's lease expired: the install takes 2. Then all 32 leased.
+                let far = i64::MAX - 1;
+                for (id, expires) in [(0_i16, far), (1, far), (2, 1)] {
+                    sqlx::query($insert_lease).bind("crowded").bind(id).bind(expires).execute(&mut connection).await.unwrap();
+                }
+                assert_eq!(install(&mut connection, "crowded").await, 2);
+                for id in 0..32_i16 {
+                    sqlx::query($insert_lease).bind("full").bind(id).bind(far).execute(&mut connection).await.unwrap();
+                }
+                let error = sqlx::query($install).bind("full").execute(&mut connection).await.unwrap_err();
+                assert_eq!(
+                    database_message(error),
+                    "all scalability ids 0..=31 of namespace 'full' are taken: expected a free id for the database's generator, found every one leased by another holder"
+                );
+                let generated = generate(&mut connection, "crowded").await.unwrap();
+                assert_eq!(generated.scalability_id(), 2);
+                let _: UlidFlake = generated.into();
+            }
+        }
+    };
+}
+
+generator_tests!(
+    postgres,
+    sqlx::PgConnection,
+    postgres_url,
+    ulid_flake_sqlx::POSTGRES_MIGRATOR,
+    create_database: "CREATE DATABASE {}",
+    install: "SELECT ulid_flake_install_generator($1)",
+    generate: "SELECT ulid_flake_generate($1)",
+    set_randomness_max: "SET ulid_flake.test_randomness_max = '{}'",
+    set_clock_offset_ms: "SET ulid_flake.test_clock_offset_ms = '{}'",
+    randomness_max_error: "invalid ulid_flake.test_randomness_max: expected 0..=32767, found '40000'",
+    create_table: "CREATE TABLE invoice (id BIGINT PRIMARY KEY DEFAULT ulid_flake_generate('{}'), session INT NOT NULL)",
+    key_default: |_: &str| None,
+    insert: "INSERT INTO invoice (session) VALUES ($1) RETURNING id, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms",
+    insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) VALUES ($1, $2, 7, $3)",
+    lease: ulid_flake_sqlx::lease_postgres
+);
+
+generator_tests!(
+    mysql,
+    sqlx::MySqlConnection,
+    mysql_url,
+    ulid_flake_sqlx::MYSQL_MIGRATOR,
+    create_database: "CREATE DATABASE {}",
+    install: "CALL ulid_flake_install_generator(?, 1704067200000)",
+    generate: "SELECT ulid_flake_generate(?)",
+    set_randomness_max: "SET @ulid_flake_test_randomness_max = {}",
+    set_clock_offset_ms: "SET @ulid_flake_test_clock_offset_ms = {}",
+    randomness_max_error: "invalid @ulid_flake_test_randomness_max: expected 0..=32767, found '40000'",
+    create_table: "CREATE TABLE invoice (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, session INT NOT NULL) -- {}",
+    key_default: |namespace: &str| Some(ulid_flake_sqlx::sql::mysql_generate_trigger("invoice", "id", namespace)),
+    insert: "INSERT INTO invoice (session) VALUES (?) RETURNING id, CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED) AS clock_ms",
+    insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) VALUES (?, ?, 7, ?)",
+    lease: ulid_flake_sqlx::lease_mysql
+);
+
+/// The functions look their state up in the schema they were created in: a session's
+/// temporary sequence of the same name does not stand in for it (the state 60 s ahead stays).
+#[tokio::test]
+async fn postgres_a_temporary_sequence_does_not_stand_in_for_the_state() {
+    let url = postgres::fresh_database().await;
+    let mut connection = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::query("SELECT ulid_flake_install_generator('billing')")
+        .execute(&mut connection)
+        .await
+        .unwrap();
+    connection
+        .execute("SET ulid_flake.test_clock_offset_ms = '60000'")
+        .await
+        .unwrap();
+    let generate = "SELECT ulid_flake_generate('billing')";
+    let ahead: Id<Invoice> = sqlx::query_scalar(generate)
+        .fetch_one(&mut connection)
+        .await
+        .unwrap();
+    connection
+        .execute("RESET ulid_flake.test_clock_offset_ms; CREATE TEMP SEQUENCE ulid_flake_generator_state")
+        .await
+        .unwrap();
+    let next: Id<Invoice> = sqlx::query_scalar(generate)
+        .fetch_one(&mut connection)
+        .await
+        .unwrap();
+    assert!(next > ahead, "{ahead} then {next}");
+}
+
+/// The trigger's namespace reaches the function as it is, quotes and backslashes included (a
+/// hex literal, which no SQL mode reads differently).
+#[tokio::test]
+async fn mariadb_the_trigger_passes_any_namespace_as_it_is() {
+    let url = mysql::fresh_database().await;
+    let mut connection = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    let namespace = r"o'brien\billing";
+    let reserved: i16 = sqlx::query_scalar("CALL ulid_flake_install_generator(?, 1704067200000)")
+        .bind(namespace)
+        .fetch_one(&mut connection)
+        .await
+        .unwrap();
+    connection
+        .execute(
+            "CREATE TABLE invoice (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, session INT NOT NULL)",
+        )
+        .await
+        .unwrap();
+    let trigger = ulid_flake_sqlx::sql::mysql_generate_trigger("invoice", "id", namespace);
+    connection.execute(sql(&trigger)).await.unwrap();
+    let key: Id<Invoice> =
+        sqlx::query_scalar("INSERT INTO invoice (session) VALUES (1) RETURNING id")
+            .fetch_one(&mut connection)
+            .await
+            .unwrap();
+    assert_eq!(i16::from(key.scalability_id()), reserved);
+}
+
+/// The test server logs binary and does not trust function creators, so the migrations above
+/// passed the check MariaDB makes there (error 1418 otherwise).
+#[tokio::test]
+async fn mariadb_logs_binary_and_checks_function_characteristics() {
+    let mut connection = sqlx::MySqlConnection::connect(&mysql_url()).await.unwrap();
+    let (log_bin, trust): (i64, i64) =
+        sqlx::query_as("SELECT @@log_bin, @@log_bin_trust_function_creators")
+            .fetch_one(&mut connection)
+            .await
+            .unwrap();
+    assert_eq!((log_bin, trust), (1, 0));
+    let error = connection
+        .execute("CREATE FUNCTION ulid_flake_test_refused() RETURNS INT NOT DETERMINISTIC MODIFIES SQL DATA RETURN 1")
+        .await
+        .unwrap_err();
+    assert!(
+        database_message(error)
+            .starts_with("This function has none of DETERMINISTIC, NO SQL, or READS SQL DATA")
+    );
+}
