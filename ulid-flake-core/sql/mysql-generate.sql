@@ -15,11 +15,13 @@
 -- lowest free id in ulid_flake_leases with a row that never expires, held by
 -- -9223372036854775808, which no application lease uses, and raises the state to its own
 -- millisecond; every key is made from one state, (unix_ms << 15) | randomness, which only
--- grows; a full millisecond or a clock stepped back goes on from the state's millisecond. The
+-- grows; a clock stepped back goes on in the state's millisecond, a full one in the next. The
 -- state is a row of an Aria table, because Aria is not transactional: a rolled-back insert does
 -- not take its key back, and the table's lock is the calling statement's (outside LOCK TABLES),
--- released when the statement ends, not when its transaction does, so an inserter waits for
--- another one's statement (a long INSERT ... SELECT included) but never for its commit.
+-- released when the statement ends, not when its transaction does. So an inserter waits for
+-- another one's statement (a long INSERT ... SELECT included), and for an open transaction
+-- only when that statement itself waits for one of its row locks (a foreign key's parent row
+-- locked, a key the transaction inserted): the whole statement holds the state's lock.
 -- MariaDB's sequences cannot hold it: SETVAL takes only a literal. The clock is SYSDATE(3),
 -- read when the call runs (NOW(3) is the statement's start); its reading passes through the
 -- session's time zone, where the hour that daylight-saving time repeats reads as a step back:
@@ -30,8 +32,10 @@
 -- the state; with binlog_format STATEMENT a replica runs the trigger itself and makes keys of
 -- its own (MIXED, the default, and ROW log the rows). A crash between InnoDB's commit and
 -- Aria's can lose the state of a stored key: a key repeats only if the clock is then behind it.
--- A temporary table named ulid_flake_generator_state would stand in for the state in its
--- session.
+-- A temporary table named ulid_flake_generator_state, ulid_flake_generators or
+-- ulid_flake_leases stands in for the table in its session. An install killed (KILL) while it
+-- holds its namespace's lock keeps it until its session ends; one killed between reserving the
+-- id and recording the generator leaves the id reserved, and the next install takes another.
 --
 -- Binary logging: the function is declared NOT DETERMINISTIC READS SQL DATA, which MariaDB
 -- accepts with binary logging on (a function that declares MODIFIES SQL DATA is refused, error
@@ -42,11 +46,11 @@
 -- MySQL 8 (not tested here) has no Aria (MyISAM is its non-transactional engine) and no
 -- RETURNING.
 --
--- Test knobs, session variables that cannot make a key repeat (they change what the call
--- reads, not how it follows the state): @ulid_flake_test_randomness_max (0..=32767, the
--- field's maximum) makes a millisecond's values run out sooner;
--- @ulid_flake_test_clock_offset_ms is added to the clock reading, to step it (a step forward
--- moves the shared state forward).
+-- Test knobs, session variables for tests only, which cannot make a key repeat (they change
+-- what the call reads, not how it follows the state): @ulid_flake_test_randomness_max
+-- (0..=32767, the field's maximum) makes a millisecond's values run out sooner;
+-- @ulid_flake_test_clock_offset_ms is added to the clock reading, to step it — a step forward
+-- moves the shared state forward, for every session and for good.
 
 CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id)) ENGINE = InnoDB;
 
@@ -107,9 +111,6 @@ BEGIN
             SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
         END IF;
     ELSE
-        -- An id reserved by an install that stopped before its generator's row is this one's.
-        SELECT MIN(l.scalability_id) INTO installed_id FROM ulid_flake_leases l
-            WHERE l.namespace = namespace AND l.holder = database_holder;
         SET now_us = TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6));
         WHILE installed_id IS NULL AND id <= 31 DO
             INSERT IGNORE INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us)
@@ -131,9 +132,9 @@ BEGIN
                 ' are taken: expected a free id for the database''s generator, found every one leased by another holder');
             SIGNAL SQLSTATE '53000' SET MESSAGE_TEXT = message;
         END IF;
-        -- No key before this moment: an expired lease's holder stamped none after it.
-        UPDATE ulid_flake_generator_state
-            SET state = GREATEST(state, CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED) << 15)
+        -- No key before this moment, by the clock the lease's expiry was read with: an expired
+        -- lease's holder stamped none after it.
+        UPDATE ulid_flake_generator_state SET state = GREATEST(state, (now_us DIV 1000) << 15)
             WHERE singleton = 1;
         INSERT INTO ulid_flake_generators (namespace, scalability_id, epoch_ms)
             VALUES (namespace, installed_id, epoch_ms);
@@ -163,12 +164,12 @@ BEGIN
             COALESCE(LENGTH(namespace), 'NULL'));
         SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
     END IF;
-    IF NOT field_max_setting REGEXP '^[0-9]{1,5}$' OR CAST(field_max_setting AS SIGNED) > 32767 THEN
+    IF NOT (field_max_setting REGEXP '^[0-9]{1,5}$') OR CAST(field_max_setting AS SIGNED) > 32767 THEN
         SET message = CONCAT('invalid @ulid_flake_test_randomness_max: expected 0..=32767, found ',
             QUOTE(field_max_setting));
         SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
     END IF;
-    IF NOT clock_offset_setting REGEXP '^-?[0-9]{1,13}$'
+    IF NOT (clock_offset_setting REGEXP '^-?[0-9]{1,13}$')
         OR ABS(CAST(clock_offset_setting AS SIGNED)) > 8796093022207 THEN
         SET message = CONCAT('invalid @ulid_flake_test_clock_offset_ms: expected -8796093022207..=8796093022207, found ',
             QUOTE(clock_offset_setting));
@@ -192,6 +193,10 @@ BEGIN
     -- Read and written under the table's write lock, which the calling statement takes
     -- when it starts and releases when it ends (Aria's locks are not transactional).
     SELECT state INTO last_state FROM ulid_flake_generator_state WHERE singleton = 1;
+    IF last_state IS NULL THEN
+        SIGNAL SQLSTATE '55000' SET MESSAGE_TEXT =
+            'no generator state: expected one row in ulid_flake_generator_state, found none';
+    END IF;
     SET unix_ms = CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED)
         + CAST(clock_offset_setting AS SIGNED);
     IF unix_ms > (last_state >> 15) THEN

@@ -11,7 +11,8 @@
 -- a row that never expires, whose holder (-9223372036854775808) no application lease uses,
 -- so no lease ever takes it. The install takes the lowest id with no row or an expired one,
 -- as a lease does, and raises the state (below) to its own millisecond, so that no key is
--- stamped before it: a lease that held the id expired before it. A namespace's generator is
+-- stamped before it: a lease that held the id expired before it, and its holder stamped no
+-- key after that (the lease protocol keeps a holder's clock close to the database's). A namespace's generator is
 -- installed once; installing it again answers the same id.
 --
 -- Keys never repeat within the database, from the state alone: every key is made from the
@@ -24,8 +25,8 @@
 -- never waits for another one's commit. In a millisecond the randomness grows by a random
 -- 1..=255; when the field is full, the key goes on in the next millisecond (bumped, as pgEdge's
 -- snowflake does), and when the clock reads an earlier millisecond than the state's (a step
--- back), the keys go on from the state's millisecond: they stay unique and increasing, stamped
--- ahead of the clock until it catches up. Randomness is gen_random_uuid()'s, a cryptographically
+-- back), the keys go on in the state's millisecond, then the ones after it: they stay unique
+-- and increasing, stamped ahead of the clock until it catches up. Randomness is gen_random_uuid()'s, a cryptographically
 -- secure source. The clock is clock_timestamp(), read when the call runs (now() is the
 -- transaction's start, the same for every key of a transaction). The functions look their
 -- tables and sequence up in the schema they were created in (their search_path is set to it,
@@ -36,13 +37,16 @@
 -- A call cancelled a second time while it releases its lock after a failure would leave the
 -- lock with its session until the session ends (set lock_timeout to bound the wait).
 --
--- What a caller needs: EXECUTE on the function (PUBLIC by default), SELECT on
--- ulid_flake_generators, and SELECT and UPDATE on the sequence ulid_flake_generator_state.
+-- What a caller needs: EXECUTE on ulid_flake_generate (PUBLIC's by default), which runs with
+-- its owner's rights (SECURITY DEFINER), so that callers need no right on the state and
+-- cannot set it back. Install the functions in the schema whose ulid_flake_leases the
+-- application's leases use: the reservation is in that table.
 --
--- Test knobs, session settings that cannot make a key repeat (they change what the call
--- reads, not how it follows the state): ulid_flake.test_randomness_max (0..=32767, the field's
--- maximum) makes a millisecond's values run out sooner; ulid_flake.test_clock_offset_ms is
--- added to the clock reading, to step it (a step forward moves the shared state forward).
+-- Test knobs, session settings for tests only, which cannot make a key repeat (they change
+-- what the call reads, not how it follows the state): ulid_flake.test_randomness_max
+-- (0..=32767, the field's maximum) makes a millisecond's values run out sooner;
+-- ulid_flake.test_clock_offset_ms is added to the clock reading, to step it — a step forward
+-- moves the shared state forward, for every session and for good.
 
 CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id));
 
@@ -66,8 +70,9 @@ END
 $$;
 
 -- The state after the last one for a clock reading (Unix ms), under the lock: the one step
--- of both functions.
-CREATE OR REPLACE FUNCTION ulid_flake_next_state(clock_ms bigint, field_max bigint)
+-- of both functions. The state is left as it was when the key's millisecond falls outside
+-- the 43 bits after epoch_ms. Not for callers: EXECUTE is revoked from PUBLIC below.
+CREATE OR REPLACE FUNCTION ulid_flake_next_state(clock_ms bigint, field_max bigint, epoch_ms bigint)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
@@ -87,6 +92,10 @@ DECLARE
     unix_ms bigint := clock_ms;
     randomness bigint;
 BEGIN
+    IF field_max NOT BETWEEN 0 AND 32767 THEN
+        RAISE EXCEPTION 'invalid field maximum: expected 0..=32767, found %', field_max
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
     BEGIN
         PERFORM pg_advisory_lock(lock_class, lock_object);
         -- The sequence's current value, outside any snapshot (an error without SELECT on it).
@@ -102,10 +111,11 @@ BEGIN
                 randomness := fresh;
             END IF;
         END IF;
-        -- Below 2^48, the state's millisecond field: the shift cannot overflow.
-        IF unix_ms NOT BETWEEN 0 AND 281474976710655 THEN
-            RAISE EXCEPTION 'clock out of range: expected 0..=281474976710655 Unix ms, found %',
-                unix_ms
+        -- The epochs an install accepts keep this below 2^48, the state's millisecond field:
+        -- the shift cannot overflow.
+        IF unix_ms - epoch_ms NOT BETWEEN 0 AND 8796093022207 THEN
+            RAISE EXCEPTION 'timestamp out of range: expected 0..=8796093022207 ms since the epoch %, found %',
+                epoch_ms, unix_ms - epoch_ms
                 USING ERRCODE = 'datetime_field_overflow';
         END IF;
         PERFORM setval('ulid_flake_generator_state', (unix_ms << 15) | randomness);
@@ -177,13 +187,15 @@ BEGIN
     INSERT INTO ulid_flake_generators (namespace, scalability_id, epoch_ms)
         VALUES (namespace, reserved, epoch_ms);
     -- No key before this moment: an expired lease's holder stamped none after it.
-    PERFORM ulid_flake_next_state(now_us / 1000, 32767);
+    PERFORM ulid_flake_next_state(now_us / 1000, 32767, epoch_ms);
     RETURN reserved;
 END
 $$;
 
+-- SECURITY DEFINER: a caller needs EXECUTE on this function alone, not the rights on the
+-- state that would let it set the state back.
 CREATE OR REPLACE FUNCTION ulid_flake_generate(namespace text) RETURNS bigint
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER AS $$
 DECLARE
     field_max_setting CONSTANT text := coalesce(
         nullif(current_setting('ulid_flake.test_randomness_max', true), ''), '32767');
@@ -217,13 +229,8 @@ BEGIN
     state := ulid_flake_next_state(
         floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint
             + clock_offset_setting::bigint,
-        field_max_setting::bigint);
+        field_max_setting::bigint, installed.epoch_ms);
     ms_since_epoch := (state >> 15) - installed.epoch_ms;
-    IF ms_since_epoch NOT BETWEEN 0 AND 8796093022207 THEN
-        RAISE EXCEPTION 'timestamp out of range: expected 0..=8796093022207 ms since the epoch %, found %',
-            installed.epoch_ms, ms_since_epoch
-            USING ERRCODE = 'datetime_field_overflow';
-    END IF;
     RETURN (ms_since_epoch << 20) | ((state & 32767) << 5) | installed.scalability_id;
 END
 $$;
@@ -232,8 +239,10 @@ $$;
 -- pg_temp: a temporary table or another schema on the caller's search_path cannot stand in.
 DO $$
 BEGIN
-    EXECUTE format('ALTER FUNCTION ulid_flake_next_state(bigint, bigint) SET search_path = %I, pg_temp', current_schema());
+    EXECUTE format('ALTER FUNCTION ulid_flake_next_state(bigint, bigint, bigint) SET search_path = %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION ulid_flake_install_generator(text, bigint) SET search_path = %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION ulid_flake_generate(text) SET search_path = %I, pg_temp', current_schema());
 END
 $$;
+
+REVOKE EXECUTE ON FUNCTION ulid_flake_next_state(bigint, bigint, bigint) FROM PUBLIC;

@@ -37,31 +37,40 @@
 //!
 //! **Never a duplicate** within one primary database, whatever its clock does: each key is
 //! made from the state the key before left (its Unix millisecond and randomness), under one
-//! lock, and the state only grows; the install raises it to the install's own millisecond, so
-//! no key is stamped while a lease that held the reserved id was valid.
+//! lock, and the state only grows. The install raises it to the install's own millisecond, so
+//! no key is stamped while a lease that held the reserved id was valid (the lease protocol
+//! keeps its holder's clock close to the database's).
 //! A new millisecond gets fresh randomness; within one, the randomness grows by a random
-//! 1..=255; a full millisecond, or a clock read behind the state (a step back), goes on in the
-//! state's next millisecond — the keys stay unique and increasing, stamped ahead of the clock
-//! until it catches up. There is one state for all namespaces of a database, so they share a
-//! millisecond's capacity (on average 128 keys). The state and its lock are outside the
-//! caller's transaction: a rolled-back insert does not take its key back, and an open
-//! transaction makes no other inserter wait. On PostgreSQL the state is a sequence and the lock
-//! a session-level advisory lock taken and released within each call; on MariaDB the state is
-//! a row of a non-transactional (Aria) table, whose lock the calling statement holds until it
-//! ends. The clock is the one read when the call runs: PostgreSQL's `clock_timestamp()`,
-//! MariaDB's `SYSDATE(3)`.
+//! 1..=255; a clock read behind the state (a step back) goes on in the state's millisecond, and
+//! a full millisecond in the next — the keys stay unique and increasing, stamped ahead of the
+//! clock until it catches up. There is one state for all namespaces of a database, so they
+//! share a millisecond's capacity (on average 128 keys). The state and its lock are outside
+//! the caller's transaction: a rolled-back insert does not take its key back. On PostgreSQL
+//! the state is a sequence and the lock a session-level advisory lock taken and released within
+//! each call, so an open transaction makes no other inserter wait. On MariaDB the state is a
+//! row of a non-transactional (Aria) table, whose lock the calling statement holds until it
+//! ends: an inserter waits for another one's statement, and so for an open transaction when
+//! that statement waits for one of its row locks. The clock is the one read when the call runs:
+//! PostgreSQL's `clock_timestamp()`, MariaDB's `SYSDATE(3)`.
 //!
 //! **Getting the key back**: `INSERT … RETURNING id` on PostgreSQL and MariaDB (10.5 and
-//! later). MySQL has no `RETURNING`, and its `LAST_INSERT_ID()` does not see a key a trigger
-//! set: there, call `SELECT ulid_flake_generate('billing')` first and insert the key it
-//! answers (the trigger keeps a key it is given).
+//! later). Where a library reads no `RETURNING` from MariaDB (Diesel and SeaORM on their MySQL
+//! backends), or on MySQL, whose `LAST_INSERT_ID()` does not see a key a trigger set, call
+//! `SELECT ulid_flake_generate('billing')` first and insert the key it answers (the trigger
+//! keeps a key it is given).
 //!
-//! **Where it runs**: PostgreSQL (13 and later: `gen_random_uuid`) and MariaDB (10.10 and later:
-//! `RANDOM_BYTES`), in SQL and PL/pgSQL alone, so managed databases run it too. MariaDB with
-//! binary logging on accepts the function as declared (`NOT DETERMINISTIC READS SQL DATA`);
-//! creating any function there needs `SUPER` or `log_bin_trust_function_creators`. SQLite has
-//! no stored functions, so no generator: let the application make the keys. MySQL 8 is not
-//! tested: it lacks Aria (`MyISAM` is its non-transactional engine).
+//! **Where it runs**: tested on PostgreSQL 15 and MariaDB 10.11; it needs `gen_random_uuid`
+//! (PostgreSQL 13) and `RANDOM_BYTES` (MariaDB 10.10). It is SQL and PL/pgSQL alone — no
+//! extension to compile — and not tested on a managed database. MariaDB with binary logging on
+//! accepts the function as declared (`NOT DETERMINISTIC READS SQL DATA`); creating any
+//! function there needs `SUPER` or `log_bin_trust_function_creators`. SQLite has no stored
+//! functions, so no generator: let the application make the keys. MySQL 8 cannot run the
+//! MariaDB SQL as written: it lacks Aria (`MyISAM` is its non-transactional engine).
+//!
+//! **Privileges**: on PostgreSQL, `ulid_flake_generate` runs with its owner's rights, so a
+//! caller needs only `EXECUTE` on it (`PUBLIC`'s by default) and no right that could set the
+//! state back. Install the functions in the schema whose `ulid_flake_leases` the application's
+//! leases use: the reservation is a row of that table.
 //!
 //! **Limits**: one primary — multi-primary setups (Galera, BDR) do not share the state, and
 //! MariaDB replicas under `binlog_format = STATEMENT` would make keys of their own; a crash

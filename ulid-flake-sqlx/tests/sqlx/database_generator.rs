@@ -24,6 +24,9 @@ const INSERTS: usize = 250;
 /// The test knob's field maximum: 256 values, so a millisecond holds about two keys and
 /// eight sessions use it up.
 const RANDOMNESS_MAX: i64 = 255;
+/// The knob at its least: one key a millisecond, so two calls that raced past the lock would
+/// make the same key.
+const ONE_KEY_A_MILLISECOND: i64 = 0;
 
 fn unix_ms_now() -> i64 {
     i64::try_from(
@@ -55,12 +58,14 @@ fn with_database(url: &str, database: &str) -> String {
 
 /// The checks on what the eight sessions inserted: `sessions[s]` holds session `s`'s keys
 /// with the clock the database read after making each, in insert order; `stored` the table's
-/// keys in key order.
+/// keys in key order. With room for more than one key a millisecond, the knob must have made
+/// keys share a millisecond and used one up.
 fn check_sessions(
     sessions: &[Vec<(Id<Invoice>, i64)>],
     stored: &[Id<Invoice>],
     scalability_id: u8,
     start_ms: i64,
+    randomness_max: i64,
 ) {
     let mut all: Vec<Id<Invoice>> = Vec::new();
     for keys in sessions {
@@ -83,7 +88,13 @@ fn check_sessions(
     for id in &all {
         assert_eq!(id.scalability_id(), scalability_id, "{id}");
         assert!(unix_ms(*id) >= start_ms, "{id} before the test started");
-        assert!(id.scalable_randomness() <= RANDOMNESS_MAX as u16, "{id}");
+        assert!(
+            i64::from(id.scalable_randomness()) <= randomness_max,
+            "{id}"
+        );
+    }
+    if randomness_max == 0 {
+        return;
     }
     // The knob made both happen: keys sharing a millisecond, and a millisecond used up, so
     // that a key went on in a millisecond the clock had not reached when the key was made.
@@ -105,6 +116,8 @@ macro_rules! generator_tests {
         $database:ident, $connection:ty, $url:path, $migrator:path,
         create_database: $create_database:literal,
         install: $install:literal,
+        install_with_epoch: $install_with_epoch:literal,
+        reserved_row: $reserved_row:literal,
         generate: $generate:literal,
         set_randomness_max: $set_randomness_max:literal,
         set_clock_offset_ms: $set_clock_offset_ms:literal,
@@ -158,8 +171,9 @@ macro_rules! generator_tests {
                 sqlx::query_scalar($generate).bind(namespace).fetch_one(&mut *connection).await
             }
 
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn eight_sessions_get_distinct_increasing_keys_of_the_reserved_id() {
+            /// Eight sessions insert at once, with the knob's field maximum: every key
+            /// checked by [`check_sessions`].
+            async fn eight_sessions_insert(randomness_max: i64) {
                 let url = fresh_database().await;
                 let namespace = "billing";
                 let mut connection = <$connection>::connect(&url).await.unwrap();
@@ -172,7 +186,7 @@ macro_rules! generator_tests {
                     let url = url.clone();
                     tokio::spawn(async move {
                         let mut connection = <$connection>::connect(&url).await.unwrap();
-                        connection.execute(sql(&format!($set_randomness_max, RANDOMNESS_MAX))).await.unwrap();
+                        connection.execute(sql(&format!($set_randomness_max, randomness_max))).await.unwrap();
                         let mut keys = Vec::with_capacity(INSERTS);
                         for _ in 0..INSERTS {
                             keys.push(insert(&mut connection, i32::try_from(session).unwrap()).await);
@@ -188,7 +202,17 @@ macro_rules! generator_tests {
                     .fetch_all(&mut connection)
                     .await
                     .unwrap();
-                check_sessions(&keys, &stored, scalability_id, start_ms);
+                check_sessions(&keys, &stored, scalability_id, start_ms, randomness_max);
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn eight_sessions_get_distinct_increasing_keys_of_the_reserved_id() {
+                eight_sessions_insert(RANDOMNESS_MAX).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn eight_sessions_at_one_key_a_millisecond_never_repeat_one() {
+                eight_sessions_insert(ONE_KEY_A_MILLISECOND).await;
             }
 
             /// The clock stepped 60 s forward, then back (as when a clock that ran ahead is
@@ -261,6 +285,13 @@ macro_rules! generator_tests {
                 let url = fresh_database().await;
                 let mut connection = <$connection>::connect(&url).await.unwrap();
                 let reserved = install(&mut connection, "billing").await;
+                let (holder, expires_at_us): (i64, i64) = sqlx::query_as($reserved_row)
+                    .bind("billing")
+                    .bind(i16::from(reserved))
+                    .fetch_one(&mut connection)
+                    .await
+                    .unwrap();
+                assert_eq!((holder, expires_at_us), (ulid_flake_sqlx::sql::DATABASE_GENERATOR_HOLDER, i64::MAX));
                 let error = $lease(&url, LeaseOptions::new("billing").ids(reserved..=reserved))
                     .await
                     .err()
@@ -288,6 +319,11 @@ macro_rules! generator_tests {
                     let error = generate(&mut connection, namespace).await.unwrap_err();
                     assert_eq!(database_message(error), expected);
                 }
+                let error = sqlx::query($install_with_epoch).bind("billing").bind(5_i64).execute(&mut connection).await.unwrap_err();
+                assert_eq!(
+                    database_message(error),
+                    "generator of namespace 'billing' installed already with another epoch: expected 1704067200000, found 5"
+                );
                 connection.execute(sql(&format!($set_randomness_max, 40_000))).await.unwrap();
                 let error = generate(&mut connection, "billing").await.unwrap_err();
                 assert_eq!(database_message(error), $randomness_max_error);
@@ -323,6 +359,8 @@ generator_tests!(
     ulid_flake_sqlx::POSTGRES_MIGRATOR,
     create_database: "CREATE DATABASE {}",
     install: "SELECT ulid_flake_install_generator($1)",
+    install_with_epoch: "SELECT ulid_flake_install_generator($1, $2)",
+    reserved_row: "SELECT holder, expires_at_us FROM ulid_flake_leases WHERE namespace = $1 AND scalability_id = $2",
     generate: "SELECT ulid_flake_generate($1)",
     set_randomness_max: "SET ulid_flake.test_randomness_max = '{}'",
     set_clock_offset_ms: "SET ulid_flake.test_clock_offset_ms = '{}'",
@@ -341,6 +379,8 @@ generator_tests!(
     ulid_flake_sqlx::MYSQL_MIGRATOR,
     create_database: "CREATE DATABASE {}",
     install: "CALL ulid_flake_install_generator(?, 1704067200000)",
+    install_with_epoch: "CALL ulid_flake_install_generator(?, ?)",
+    reserved_row: "SELECT holder, expires_at_us FROM ulid_flake_leases WHERE namespace = ? AND scalability_id = ?",
     generate: "SELECT ulid_flake_generate(?)",
     set_randomness_max: "SET @ulid_flake_test_randomness_max = {}",
     set_clock_offset_ms: "SET @ulid_flake_test_clock_offset_ms = {}",
@@ -380,6 +420,50 @@ async fn postgres_a_temporary_sequence_does_not_stand_in_for_the_state() {
         .await
         .unwrap();
     assert!(next > ahead, "{ahead} then {next}");
+}
+
+/// A role with `EXECUTE` on `ulid_flake_generate` alone (and `INSERT` on its table) gets keys
+/// through the column default, and cannot set the state back: no right on the sequence, none
+/// on the step function.
+#[tokio::test]
+async fn postgres_a_role_with_execute_alone_gets_keys_and_cannot_set_the_state_back() {
+    let url = postgres::fresh_database().await;
+    let mut owner = sqlx::PgConnection::connect(&url).await.unwrap();
+    let role = unique_name("generator_role");
+    owner
+        .execute(sql(&format!(
+            "SELECT ulid_flake_install_generator('billing'); \
+             CREATE TABLE invoice (id BIGINT PRIMARY KEY DEFAULT ulid_flake_generate('billing'), total BIGINT); \
+             CREATE ROLE {role} LOGIN PASSWORD 'inserts-only'; \
+             GRANT INSERT, SELECT ON invoice TO {role}"
+        )))
+        .await
+        .unwrap();
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let (_, address) = rest.split_once('@').unwrap();
+    let mut inserter =
+        sqlx::PgConnection::connect(&format!("{scheme}://{role}:inserts-only@{address}"))
+            .await
+            .unwrap();
+    let key: Id<Invoice> =
+        sqlx::query_scalar("INSERT INTO invoice (total) VALUES (1) RETURNING id")
+            .fetch_one(&mut inserter)
+            .await
+            .unwrap();
+    assert_eq!(key.scalability_id(), 0);
+    for (statement, message) in [
+        (
+            "SELECT setval('ulid_flake_generator_state', 0)",
+            "permission denied for sequence ulid_flake_generator_state",
+        ),
+        (
+            "SELECT ulid_flake_next_state(0, 0, 0)",
+            "permission denied for function ulid_flake_next_state",
+        ),
+    ] {
+        let error = inserter.execute(statement).await.unwrap_err();
+        assert_eq!(database_message(error), message);
+    }
 }
 
 /// The trigger's namespace reaches the function as it is, quotes and backslashes included (a
