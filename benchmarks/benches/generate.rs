@@ -7,12 +7,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ferroid::generator::{AtomicSnowflakeGenerator, BasicSnowflakeGenerator};
+use ferroid::generator::{AtomicSnowflakeGenerator, BasicSnowflakeGenerator, Poll};
 use ferroid::id::SnowflakeTwitterId;
 use ferroid::time::{MonotonicClock, TWITTER_EPOCH};
 use ulid_flake_benchmarks::{time_in_bursts, time_in_bursts_of};
 use ulid_flake_core::UlidFlake;
-use ulid_flake_core::generator::{Generator, RandomSource as _, ThreadRandom, TickerClock};
+use ulid_flake_core::generator::{
+    Clock as _, Generator, RandomSource as _, SystemClock, ThreadRandom, TickerClock,
+};
 
 fn floors(c: &mut Criterion) {
     let mut group = c.benchmark_group("floor");
@@ -26,6 +28,9 @@ fn floors(c: &mut Criterion) {
             )
         });
     });
+    group.bench_function("SystemClock::unix_ms (the generator's clock read)", |b| {
+        b.iter(|| black_box(SystemClock.unix_ms()));
+    });
     let word = AtomicU64::new(0);
     group.bench_function("uncontended compare_exchange", |b| {
         b.iter(|| {
@@ -38,9 +43,15 @@ fn floors(c: &mut Criterion) {
             ))
         });
     });
-    group.bench_function("ThreadRandom::next_u32 (the generator's draw)", |b| {
+    group.bench_function("ThreadRandom::next_u32 (a word)", |b| {
         b.iter(|| black_box(ThreadRandom.next_u32()));
     });
+    group.bench_function(
+        "ThreadRandom::increment_draw(1) (the generator's draw)",
+        |b| {
+            b.iter(|| black_box(ThreadRandom.increment_draw(black_box(1))));
+        },
+    );
     group.finish();
 }
 
@@ -99,6 +110,9 @@ fn one_thread(c: &mut Criterion) {
                 true
             })
         });
+    });
+    group.bench_function("ferroid (AtomicSnowflakeGenerator, poll_id)", |b| {
+        b.iter_custom(|iters| time_in_bursts(iters, || poll_ferroid(&ferroid)));
     });
     let mut tsid = tsid::TsidFactory::new();
     group.bench_function("tsid (TsidFactory)", |b| {
@@ -162,10 +176,29 @@ fn two_threads(c: &mut Criterion) {
             })
         });
     });
+    group.bench_function("ferroid (AtomicSnowflakeGenerator, poll_id)", |b| {
+        b.iter_custom(|iters| shared(iters, || poll_ferroid(&ferroid)));
+    });
     group.bench_function("tsid (global create_tsid)", |b| {
         b.iter_custom(|iters| shared(iters, || black_box(tsid::create_tsid()).number() > 0));
     });
     group.finish();
+}
+
+/// ferroid's non-waiting call, as `try_generate` is ours: `poll_id`, tried again at once
+/// after a lost race (as our compare-and-swap loop does), and a failure — a burst that does
+/// not count — when the millisecond's sequence is used up.
+fn poll_ferroid(ferroid: &AtomicSnowflakeGenerator<SnowflakeTwitterId, MonotonicClock<1>>) -> bool {
+    loop {
+        match ferroid.poll_id() {
+            Poll::Ready { id } => {
+                black_box(id);
+                return true;
+            }
+            Poll::Pending { yield_for: 0 } => {}
+            Poll::Pending { .. } => return false,
+        }
+    }
 }
 
 /// The opt-in fast clock: a thread publishes the millisecond, a reading is one load — like

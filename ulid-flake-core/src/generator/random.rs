@@ -1,6 +1,6 @@
 //! Randomness sources for the generator.
 
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 use std::thread_local;
 
 use rand_chacha::ChaCha12Rng;
@@ -65,6 +65,52 @@ pub trait RandomSource {
             chunk.copy_from_slice(&word[..chunk.len()]);
         }
     }
+
+    /// The draw a generator takes for each ID before it knows whether the ID continues a
+    /// millisecond, whose increment is the draw's low `increment_bytes` bytes (1..=3), or
+    /// starts one, whose randomness is then [`RandomSource::fresh_draw`]'s.
+    ///
+    /// The default is one [`RandomSource::next_u32`], whose word serves both, so that a
+    /// scripted source scripts one word per ID. [`ThreadRandom`] hands out `increment_bytes`
+    /// bytes of a block it drew ahead: the stream's cost for one byte, not a word.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use ulid_flake_core::generator::RandomSource;
+    ///
+    /// struct Counter(AtomicU32);
+    /// impl RandomSource for Counter {
+    ///     fn next_u32(&self) -> u32 {
+    ///         self.0.fetch_add(1, Ordering::Relaxed)
+    ///     }
+    /// }
+    ///
+    /// let counter = Counter(AtomicU32::new(0x0403_0201));
+    /// let draw = counter.increment_draw(1);
+    /// assert_eq!((draw, counter.fresh_draw(draw)), (0x0403_0201, 0x0403_0201));
+    /// ```
+    #[inline]
+    fn increment_draw(&self, increment_bytes: u8) -> u32 {
+        let _ = increment_bytes;
+        self.next_u32()
+    }
+
+    /// The randomness of an ID that starts a millisecond, given the ID's
+    /// [`RandomSource::increment_draw`]: by default that draw itself, one word per ID;
+    /// [`ThreadRandom`] draws four bytes more.
+    ///
+    /// ```
+    /// use ulid_flake_core::generator::{RandomSource, ThreadRandom};
+    ///
+    /// let draw = ThreadRandom.increment_draw(1);
+    /// assert!(draw <= 0xFF);
+    /// let fresh: Vec<u32> = (0..8).map(|_| ThreadRandom.fresh_draw(draw)).collect();
+    /// assert!(fresh.iter().any(|&word| word > 0xFF_FFFF));
+    /// ```
+    #[inline]
+    fn fresh_draw(&self, increment_draw: u32) -> u32 {
+        increment_draw
+    }
 }
 
 /// The default randomness: a ChaCha12 cryptographically secure generator per thread, seeded
@@ -99,12 +145,19 @@ struct ThreadStream {
 
 thread_local! {
     static STREAM: RefCell<Option<ThreadStream>> = const { RefCell::new(None) };
+    /// Up to 8 bytes of the thread's stream drawn ahead for [`RandomSource::increment_draw`]
+    /// and [`RandomSource::fresh_draw`], the next in the low byte.
+    static AHEAD_BYTES: Cell<u64> = const { Cell::new(0) };
+    /// How many of them are left (the low 4 bits) and the fork count they were drawn under
+    /// (above): a forked child draws its own. Scalars, not a struct, so that the common path
+    /// keeps them in registers.
+    static AHEAD_STATE: Cell<u64> = const { Cell::new(0) };
 }
 
 impl RandomSource for ThreadRandom {
     #[inline]
     fn next_u32(&self) -> u32 {
-        with_stream(|rng| rng.next_u32())
+        with_stream(|stream| stream.rng.next_u32())
     }
 
     /// One borrow of the thread's stream for all of `dest`: ChaCha12 fills it a block of
@@ -119,20 +172,30 @@ impl RandomSource for ThreadRandom {
     /// ```
     #[inline]
     fn fill_bytes(&self, dest: &mut [u8]) {
-        with_stream(|rng| rng.fill_bytes(dest));
+        with_stream(|stream| stream.rng.fill_bytes(dest));
+    }
+
+    #[inline]
+    fn increment_draw(&self, increment_bytes: u8) -> u32 {
+        take_ahead(u32::from(increment_bytes))
+    }
+
+    #[inline]
+    fn fresh_draw(&self, _increment_draw: u32) -> u32 {
+        take_ahead(4)
     }
 }
 
 /// Runs `draw` on this thread's stream, seeding it first on the thread's first draw and
 /// after a fork.
 #[inline]
-fn with_stream<T>(draw: impl FnOnce(&mut ChaCha12Rng) -> T) -> T {
+fn with_stream<T>(draw: impl FnOnce(&mut ThreadStream) -> T) -> T {
     STREAM.with(|stream| {
         let mut stream = stream.borrow_mut();
         let forks = fork::count();
         match &mut *stream {
-            Some(current) if current.forks == forks => draw(&mut current.rng),
-            stale => draw(&mut stale.insert(ThreadStream::seeded()).rng),
+            Some(current) if current.forks == forks => draw(current),
+            stale => draw(stale.insert(ThreadStream::seeded())),
         }
     })
 }
@@ -154,17 +217,71 @@ impl ThreadStream {
     }
 }
 
-/// Shared sources: a test keeps one handle and gives the generator another.
-macro_rules! forward_random {
-    ($($pointer:ty),*) => {$(
-        impl<R: RandomSource + ?Sized> RandomSource for $pointer {
-            fn next_u32(&self) -> u32 {
-                (**self).next_u32()
-            }
-            fn fill_bytes(&self, dest: &mut [u8]) {
-                (**self).fill_bytes(dest);
+/// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word: eight are drawn
+/// from the stream at a time, again when fewer than `bytes` are left or the process forked.
+/// The drawing is out of line, so that the common path inlines into the generator.
+#[inline(always)]
+fn take_ahead(bytes: u32) -> u32 {
+    let state = AHEAD_STATE.get();
+    let forks = fork::count();
+    let (ahead, left) = if state & 0xF < u64::from(bytes) || state >> 4 != forks {
+        draw_ahead()
+    } else {
+        (AHEAD_BYTES.get(), state & 0xF)
+    };
+    AHEAD_BYTES.set(ahead >> (8 * bytes));
+    // The count read before the draw: a fork since then makes the next call draw again.
+    AHEAD_STATE.set(forks << 4 | (left - u64::from(bytes)));
+    ahead as u32 & (u32::MAX >> (32 - 8 * bytes))
+}
+
+/// Eight bytes of the thread's stream (which reseeds a forked child's stream first), and how
+/// many there are.
+#[cold]
+#[inline(never)]
+fn draw_ahead() -> (u64, u64) {
+    (with_stream(|stream| stream.rng.next_u64()), 8)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// A forked child takes none of the bytes its parent drew ahead: the parent's next four
+    /// and the child's first four differ (equal by chance: 1 in 2^32).
+    #[test]
+    fn a_forked_child_draws_its_own_bytes_ahead() {
+        // A fresh draw of eight, one taken: seven left for the parent, and for a child that
+        // kept them.
+        AHEAD_STATE.set(0);
+        take_ahead(1);
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: the child takes bytes (thread-locals, an atomic, a getrandom call), writes a
+        // pipe and leaves with _exit, returning to no test harness code.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let bytes = take_ahead(4).to_ne_bytes();
+            // SAFETY: `bytes` is valid for its length; `_exit` skips the parent's destructors.
+            unsafe {
+                libc::write(fds[1], bytes.as_ptr().cast(), bytes.len());
+                libc::_exit(0);
             }
         }
-    )*};
+        let parent = take_ahead(4);
+        let mut child = [0_u8; 4];
+        // SAFETY: reads at most 4 bytes into `child`; the child wrote them before exiting.
+        let read = unsafe { libc::read(fds[0], child.as_mut_ptr().cast(), child.len()) };
+        assert_eq!(read, 4);
+        let mut status = 0;
+        // SAFETY: waiting for our own child, with a valid status pointer.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert_ne!(
+            u32::from_ne_bytes(child),
+            parent,
+            "the child took its parent's bytes"
+        );
+    }
 }
-forward_random!(&R, alloc::sync::Arc<R>);

@@ -80,7 +80,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         // The random draw, before the state is loaded: the window between the load and the
         // compare-and-swap is then arithmetic only, and another thread rarely lands in it.
         // One draw serves every turn: it was not used for an ID until the swap succeeds.
-        let draw = self.random.next_u32();
+        let draw = self.random.increment_draw(self.config.entropy_bytes);
         let mut last = self.last.load(Ordering::Acquire);
         let mut clock_read_again = false;
         loop {
@@ -224,7 +224,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         let low_bits = gate::scalability_id(gate);
         let last_ms = last >> RANDOMNESS_BITS;
         if last == NO_ID_YET || now > last_ms {
-            let fresh = draw & config.fresh_mask;
+            let fresh = self.random.fresh_draw(draw) & config.fresh_mask;
             return Ok(config.compose(now, fresh, low_bits));
         }
         let behind = last_ms - now;

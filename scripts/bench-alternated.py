@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The ratios that decide BENCHMARKS.md's targets, from alternated runs.
+
+    scripts/bench-alternated.py [--runs 5] [--measurement-time 2]
+
+Each run times every pair below with one criterion invocation per row, ours first in odd runs
+and the other row first in even ones, so that neither side always runs on a warmer or a
+cooler machine. Each run records the machine's load (/proc/loadavg) before it starts; the
+report names the host (`lscpu`'s model name) and gives, per pair, every run's ratio and their
+median and range, and per absolute target every run's figure and their median and range.
+Run it on an otherwise idle machine.
+"""
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+
+# (what, ours, theirs or None, target): the ratio ours / theirs, or ours alone (ns) when
+# theirs is None. Row names are criterion's ids, group/name.
+PAIRS = [
+    ("TickerClock, 1 thread, against ferroid's non-waiting call",
+     "generate/1 thread/ulid-flake (TickerClock)",
+     "generate/1 thread/ferroid (AtomicSnowflakeGenerator, poll_id)", 1.0),
+    ("TickerClock, 2 threads on one generator, against ferroid's non-waiting call",
+     "generate/2 threads, one generator/ulid-flake (TickerClock)",
+     "generate/2 threads, one generator/ferroid (AtomicSnowflakeGenerator, poll_id)", 1.0),
+    ("system clock, 1 thread, against the generator's clock read",
+     "generate/1 thread/ulid-flake",
+     "floor/SystemClock::unix_ms (the generator's clock read)", 1.2),
+    ("batch of 1,000, ns an ID",
+     "generate/batch of 1,000, per ID/ulid-flake try_generate_batch",
+     None, 1.0),
+]
+# Floors timed in each run beside the pairs, for the breakdown.
+FLOORS = [
+    "floor/uncontended compare_exchange",
+    "floor/ThreadRandom::next_u32 (a word)",
+    "floor/ThreadRandom::increment_draw(1) (the generator's draw)",
+]
+PER_ID = {"generate/batch of 1,000, per ID/ulid-flake try_generate_batch": 1000}
+
+UNITS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6}
+TIME = re.compile(r"time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]")
+
+
+def run_row(row, measurement_time):
+    """The row's estimate in ns, from one criterion invocation."""
+    pattern = "^" + re.escape(row) + "$"
+    out = subprocess.run(
+        ["cargo", "bench", "-q", "-p", "ulid-flake-benchmarks", "--bench", "generate", "--",
+         "--warm-up-time", "1", "--measurement-time", str(measurement_time), "--noplot",
+         pattern],
+        check=True, capture_output=True, text=True).stdout
+    found = TIME.findall(out)
+    if len(found) != 1:
+        sys.exit(f"expected one result for {row!r}, found {len(found)}:\n{out}")
+    value, unit = found[0]
+    return float(value) * UNITS[unit] / PER_ID.get(row, 1)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--measurement-time", type=int, default=2)
+    args = parser.parse_args()
+    host = next((line.split(":", 1)[1].strip()
+                 for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
+                 if line.startswith("Model name")), "unknown")
+    subprocess.run(["cargo", "bench", "-q", "-p", "ulid-flake-benchmarks", "--bench", "generate",
+                    "--no-run"], check=True, capture_output=True)
+    results = {row: [] for pair in PAIRS for row in pair[1:3] if row} | {row: [] for row in FLOORS}
+    loads = []
+    for run in range(args.runs):
+        with open("/proc/loadavg") as f:
+            loads.append(f.read().split()[0])
+        for _, ours, theirs, _ in PAIRS:
+            order = [ours, theirs] if run % 2 == 0 else [theirs, ours]
+            for row in order:
+                if row:
+                    results[row].append(run_row(row, args.measurement_time))
+        for row in FLOORS:
+            results[row].append(run_row(row, args.measurement_time))
+        print(f"run {run + 1} of {args.runs} done", file=sys.stderr)
+
+    print(f"Host: {host}; {args.runs} alternated runs; load average (1 min) before each: "
+          f"{', '.join(loads)}\n")
+    print("| target | each run | median | range | target | verdict |")
+    print("|---|---|---:|---|---:|---|")
+    for what, ours, theirs, target in PAIRS:
+        if theirs:
+            values = [a / b for a, b in zip(results[ours], results[theirs])]
+            shown = [f"{v:.2f} ×" for v in values]
+            limit = f"≤ {target:.1f} ×"
+        else:
+            values = results[ours]
+            shown = [f"{v:.2f} ns" for v in values]
+            limit = f"≤ {target:.1f} ns"
+        median = statistics.median(values)
+        verdict = "met" if max(values) <= target else ("met by the median" if median <= target else "missed")
+        unit = " ×" if theirs else " ns"
+        print(f"| {what} | {', '.join(shown)} | {median:.2f}{unit} | "
+              f"{min(values):.2f}–{max(values):.2f}{unit} | {limit} | {verdict} |")
+    print("\n| row | each run, ns | median |")
+    print("|---|---|---:|")
+    for row, values in results.items():
+        print(f"| {row} | {', '.join(f'{v:.2f}' for v in values)} | {statistics.median(values):.2f} |")
+
+
+if __name__ == "__main__":
+    main()
