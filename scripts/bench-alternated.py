@@ -38,8 +38,12 @@ FLOORS = [
     "floor/uncontended compare_exchange",
     "floor/ThreadRandom::next_u32 (a word)",
     "floor/ThreadRandom::increment_draw(1) (the generator's draw)",
+    "generate/batch of 1,000, per ID/floor: ThreadRandom::fill_bytes of 1,000",
 ]
-PER_ID = {"generate/batch of 1,000, per ID/ulid-flake try_generate_batch": 1000}
+PER_ID = {
+    "generate/batch of 1,000, per ID/ulid-flake try_generate_batch": 1000,
+    "generate/batch of 1,000, per ID/floor: ThreadRandom::fill_bytes of 1,000": 1000,
+}
 
 UNITS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6}
 TIME = re.compile(r"time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]")

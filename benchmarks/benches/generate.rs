@@ -237,6 +237,11 @@ fn batch(c: &mut Criterion) {
             });
         });
     }
+    // The batch's bulk draw alone.
+    let mut bytes = [0_u8; BATCH];
+    group.bench_function("floor: ThreadRandom::fill_bytes of 1,000", |b| {
+        b.iter(|| ThreadRandom.fill_bytes(black_box(&mut bytes)));
+    });
     let ticking = Generator::builder()
         .headroom_bits(1)
         .clock(TickerClock::start().unwrap())
