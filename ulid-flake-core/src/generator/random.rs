@@ -97,7 +97,9 @@ pub trait RandomSource {
 
     /// The randomness of an ID that starts a millisecond, given the ID's
     /// [`RandomSource::increment_draw`]: by default that draw itself, one word per ID;
-    /// [`ThreadRandom`] draws four bytes more.
+    /// [`ThreadRandom`] draws four bytes more. The generator calls it once per attempt of
+    /// its compare-and-swap that starts a millisecond: zero, one or several times per
+    /// [`RandomSource::increment_draw`].
     ///
     /// ```
     /// use ulid_flake_core::generator::{RandomSource, ThreadRandom};
@@ -222,6 +224,9 @@ impl ThreadStream {
 /// The drawing is out of line, so that the common path inlines into the generator.
 #[inline(always)]
 fn take_ahead(bytes: u32) -> u32 {
+    // The generator asks for 1..=4; anything else is clamped, so that no byte is handed out
+    // twice.
+    let bytes = bytes.clamp(1, 4);
     let state = AHEAD_STATE.get();
     let forks = fork::count();
     let (ahead, left) = if state & 0xF < u64::from(bytes) || state >> 4 != forks {
@@ -243,9 +248,40 @@ fn draw_ahead() -> (u64, u64) {
     (with_stream(|stream| stream.rng.next_u64()), 8)
 }
 
+/// Shared sources: a test keeps one handle and gives the generator another.
+macro_rules! forward_random {
+    ($($pointer:ty),*) => {$(
+        impl<R: RandomSource + ?Sized> RandomSource for $pointer {
+            fn next_u32(&self) -> u32 {
+                (**self).next_u32()
+            }
+            fn fill_bytes(&self, dest: &mut [u8]) {
+                (**self).fill_bytes(dest);
+            }
+            fn increment_draw(&self, increment_bytes: u8) -> u32 {
+                (**self).increment_draw(increment_bytes)
+            }
+            fn fresh_draw(&self, increment_draw: u32) -> u32 {
+                (**self).fresh_draw(increment_draw)
+            }
+        }
+    )*};
+}
+forward_random!(&R, alloc::sync::Arc<R>);
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    /// A shared handle draws as the source it shares: a byte ahead, not a word.
+    #[test]
+    fn shared_handles_forward_every_draw() {
+        let shared = alloc::sync::Arc::new(ThreadRandom);
+        for _ in 0..64 {
+            assert!(shared.increment_draw(1) <= 0xFF);
+            assert!(RandomSource::increment_draw(&&ThreadRandom, 2) <= 0xFFFF);
+        }
+    }
 
     /// A forked child takes none of the bytes its parent drew ahead: the parent's next four
     /// and the child's first four differ (equal by chance: 1 in 2^32).
@@ -263,7 +299,10 @@ mod tests {
         let pid = unsafe { libc::fork() };
         assert!(pid >= 0, "fork failed");
         if pid == 0 {
-            let bytes = take_ahead(4).to_ne_bytes();
+            // A panic here must not unwind into the test harness's copy in the child.
+            let Ok(bytes) = std::panic::catch_unwind(|| take_ahead(4).to_ne_bytes()) else {
+                std::process::abort()
+            };
             // SAFETY: `bytes` is valid for its length; `_exit` skips the parent's destructors.
             unsafe {
                 libc::write(fds[1], bytes.as_ptr().cast(), bytes.len());

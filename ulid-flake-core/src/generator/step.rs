@@ -78,8 +78,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             return Err(self.lease_not_valid(gate));
         }
         // The random draw, before the state is loaded: the window between the load and the
-        // compare-and-swap is then arithmetic only, and another thread rarely lands in it.
-        // One draw serves every turn: it was not used for an ID until the swap succeeds.
+        // compare-and-swap is then arithmetic only — but for an ID that starts a millisecond,
+        // whose fresh randomness is drawn in it (`next_after`) — and another thread rarely
+        // lands in it. One draw serves every turn: it was not used for an ID until the swap
+        // succeeds.
         let draw = self.random.increment_draw(self.config.entropy_bytes);
         let mut last = self.last.load(Ordering::Acquire);
         let mut clock_read_again = false;
