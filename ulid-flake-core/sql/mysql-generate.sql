@@ -46,11 +46,11 @@
 -- MySQL 8 (not tested here) has no Aria (MyISAM is its non-transactional engine) and no
 -- RETURNING.
 --
--- Test knobs, session variables for tests only, which cannot make a key repeat (they change
--- what the call reads, not how it follows the state): @ulid_flake_test_randomness_max
--- (0..=32767, the field's maximum) makes a millisecond's values run out sooner;
--- @ulid_flake_test_clock_offset_ms is added to the clock reading, to step it — a step forward
--- moves the shared state forward, for every session and for good.
+-- Nothing a caller sets changes the state: the clock is the server's and the randomness field
+-- is whole. ulid_flake_make_key(namespace, clock_ms, field_max), which takes both as
+-- arguments, is for the tests, which call it to step the clock and to make a millisecond's
+-- values run out sooner: grant callers EXECUTE on ulid_flake_generate alone (a trigger runs
+-- as its definer, so an inserting user needs none).
 
 CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id)) ENGINE = InnoDB;
 
@@ -143,20 +143,19 @@ BEGIN
     SELECT installed_id AS scalability_id;
 END;
 
-DROP FUNCTION IF EXISTS ulid_flake_generate;
-CREATE FUNCTION ulid_flake_generate(namespace TEXT) RETURNS BIGINT
+-- The key of the namespace's generator for a clock reading (Unix ms) and a randomness field
+-- whose maximum is field_max: ulid_flake_generate's step, with the server's clock and 32767.
+DROP FUNCTION IF EXISTS ulid_flake_make_key;
+CREATE FUNCTION ulid_flake_make_key(namespace TEXT, clock_ms BIGINT, field_max BIGINT) RETURNS BIGINT
     NOT DETERMINISTIC READS SQL DATA
 BEGIN
-    DECLARE field_max_setting TEXT DEFAULT COALESCE(@ulid_flake_test_randomness_max, '32767');
-    DECLARE clock_offset_setting TEXT DEFAULT COALESCE(@ulid_flake_test_clock_offset_ms, '0');
-    DECLARE field_max BIGINT;
     DECLARE random_bytes BINARY(6) DEFAULT RANDOM_BYTES(6);
     DECLARE fresh BIGINT;
     DECLARE increment BIGINT;
     DECLARE installed_id SMALLINT;
     DECLARE installed_epoch BIGINT;
     DECLARE last_state BIGINT;
-    DECLARE unix_ms BIGINT;
+    DECLARE unix_ms BIGINT DEFAULT clock_ms;
     DECLARE randomness BIGINT;
     DECLARE message VARCHAR(512);
     IF namespace IS NULL OR LENGTH(namespace) NOT BETWEEN 1 AND 64 THEN
@@ -164,18 +163,16 @@ BEGIN
             COALESCE(LENGTH(namespace), 'NULL'));
         SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
     END IF;
-    IF NOT (field_max_setting REGEXP '^[0-9]{1,5}$') OR CAST(field_max_setting AS SIGNED) > 32767 THEN
-        SET message = CONCAT('invalid @ulid_flake_test_randomness_max: expected 0..=32767, found ',
-            QUOTE(field_max_setting));
+    IF field_max IS NULL OR field_max NOT BETWEEN 0 AND 32767 THEN
+        SET message = CONCAT('invalid field maximum: expected 0..=32767, found ',
+            COALESCE(field_max, 'NULL'));
         SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
     END IF;
-    IF NOT (clock_offset_setting REGEXP '^-?[0-9]{1,13}$')
-        OR ABS(CAST(clock_offset_setting AS SIGNED)) > 8796093022207 THEN
-        SET message = CONCAT('invalid @ulid_flake_test_clock_offset_ms: expected -8796093022207..=8796093022207, found ',
-            QUOTE(clock_offset_setting));
-        SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+    -- A NULL reading would compare as "not after the state" and go on from it unnoticed.
+    IF clock_ms IS NULL THEN
+        SIGNAL SQLSTATE '22004' SET MESSAGE_TEXT =
+            'no clock reading: expected the server''s time in Unix ms, found NULL';
     END IF;
-    SET field_max = CAST(field_max_setting AS SIGNED);
     SELECT g.scalability_id, g.epoch_ms INTO installed_id, installed_epoch
         FROM ulid_flake_generators g WHERE g.namespace = namespace;
     IF installed_id IS NULL THEN
@@ -197,8 +194,6 @@ BEGIN
         SIGNAL SQLSTATE '55000' SET MESSAGE_TEXT =
             'no generator state: expected one row in ulid_flake_generator_state, found none';
     END IF;
-    SET unix_ms = CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED)
-        + CAST(clock_offset_setting AS SIGNED);
     IF unix_ms > (last_state >> 15) THEN
         SET randomness = fresh;
     ELSE
@@ -218,3 +213,8 @@ BEGIN
         WHERE singleton = 1;
     RETURN ((unix_ms - installed_epoch) << 20) | (randomness << 5) | installed_id;
 END;
+
+DROP FUNCTION IF EXISTS ulid_flake_generate;
+CREATE FUNCTION ulid_flake_generate(namespace TEXT) RETURNS BIGINT
+    NOT DETERMINISTIC READS SQL DATA
+RETURN ulid_flake_make_key(namespace, CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED), 32767);

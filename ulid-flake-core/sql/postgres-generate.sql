@@ -42,11 +42,10 @@
 -- cannot set it back. Install the functions in the schema whose ulid_flake_leases the
 -- application's leases use: the reservation is in that table.
 --
--- Test knobs, session settings for tests only, which cannot make a key repeat (they change
--- what the call reads, not how it follows the state): ulid_flake.test_randomness_max
--- (0..=32767, the field's maximum) makes a millisecond's values run out sooner;
--- ulid_flake.test_clock_offset_ms is added to the clock reading, to step it — a step forward
--- moves the shared state forward, for every session and for good.
+-- Nothing a caller sets changes the state: the clock is the server's and the randomness field
+-- is whole. ulid_flake_make_key(namespace, clock_ms, field_max), which takes both as
+-- arguments, is the owner's alone (EXECUTE revoked from PUBLIC): the tests call it to step the
+-- clock and to make a millisecond's values run out sooner.
 
 CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id));
 
@@ -92,9 +91,15 @@ DECLARE
     unix_ms bigint := clock_ms;
     randomness bigint;
 BEGIN
-    IF field_max NOT BETWEEN 0 AND 32767 THEN
-        RAISE EXCEPTION 'invalid field maximum: expected 0..=32767, found %', field_max
+    IF field_max IS NULL OR field_max NOT BETWEEN 0 AND 32767 THEN
+        RAISE EXCEPTION 'invalid field maximum: expected 0..=32767, found %',
+            coalesce(field_max::text, 'NULL')
             USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- A NULL reading would compare as "not after the state" and go on from it unnoticed.
+    IF clock_ms IS NULL THEN
+        RAISE EXCEPTION 'no clock reading: expected the server''s time in Unix ms, found NULL'
+            USING ERRCODE = 'null_value_not_allowed';
     END IF;
     BEGIN
         PERFORM pg_advisory_lock(lock_class, lock_object);
@@ -192,47 +197,35 @@ BEGIN
 END
 $$;
 
--- SECURITY DEFINER: a caller needs EXECUTE on this function alone, not the rights on the
--- state that would let it set the state back.
-CREATE OR REPLACE FUNCTION ulid_flake_generate(namespace text) RETURNS bigint
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER AS $$
+-- The key of the namespace's generator for a clock reading (Unix ms) and a randomness field
+-- whose maximum is field_max: ulid_flake_generate's step, with the server's clock and 32767.
+CREATE OR REPLACE FUNCTION ulid_flake_make_key(namespace text, clock_ms bigint, field_max bigint)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
-    field_max_setting CONSTANT text := coalesce(
-        nullif(current_setting('ulid_flake.test_randomness_max', true), ''), '32767');
-    clock_offset_setting CONSTANT text := coalesce(
-        nullif(current_setting('ulid_flake.test_clock_offset_ms', true), ''), '0');
     installed ulid_flake_generators%ROWTYPE;
     state bigint;
-    ms_since_epoch bigint;
 BEGIN
     PERFORM ulid_flake_check_namespace(namespace);
-    -- CASE: the cast only after the pattern matched.
-    IF (CASE WHEN field_max_setting ~ '^[0-9]{1,5}$' THEN field_max_setting::int > 32767
-        ELSE true END) THEN
-        RAISE EXCEPTION 'invalid ulid_flake.test_randomness_max: expected 0..=32767, found %',
-            quote_literal(field_max_setting)
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF (CASE WHEN clock_offset_setting ~ '^-?[0-9]{1,13}$'
-        THEN abs(clock_offset_setting::bigint) > 8796093022207 ELSE true END) THEN
-        RAISE EXCEPTION 'invalid ulid_flake.test_clock_offset_ms: expected -8796093022207..=8796093022207, found %',
-            quote_literal(clock_offset_setting)
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
     SELECT * INTO installed FROM ulid_flake_generators g
-        WHERE g.namespace = ulid_flake_generate.namespace;
+        WHERE g.namespace = ulid_flake_make_key.namespace;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no generator in namespace %: expected one installed by ulid_flake_install_generator, found none',
             quote_literal(namespace)
             USING ERRCODE = 'undefined_object';
     END IF;
-    state := ulid_flake_next_state(
-        floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint
-            + clock_offset_setting::bigint,
-        field_max_setting::bigint, installed.epoch_ms);
-    ms_since_epoch := (state >> 15) - installed.epoch_ms;
-    RETURN (ms_since_epoch << 20) | ((state & 32767) << 5) | installed.scalability_id;
+    state := ulid_flake_next_state(clock_ms, field_max, installed.epoch_ms);
+    RETURN (((state >> 15) - installed.epoch_ms) << 20) | ((state & 32767) << 5)
+        | installed.scalability_id;
 END
+$$;
+
+-- SECURITY DEFINER: a caller needs EXECUTE on this function alone, not the rights on the
+-- state that would let it set the state back, nor on ulid_flake_make_key.
+CREATE OR REPLACE FUNCTION ulid_flake_generate(namespace text) RETURNS bigint
+LANGUAGE sql VOLATILE PARALLEL UNSAFE SECURITY DEFINER AS $$
+    SELECT ulid_flake_make_key(namespace,
+        floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint, 32767)
 $$;
 
 -- Every name the functions use is looked up in the schema they were created in, then in
@@ -240,9 +233,11 @@ $$;
 DO $$
 BEGIN
     EXECUTE format('ALTER FUNCTION ulid_flake_next_state(bigint, bigint, bigint) SET search_path = %I, pg_temp', current_schema());
+    EXECUTE format('ALTER FUNCTION ulid_flake_make_key(text, bigint, bigint) SET search_path = %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION ulid_flake_install_generator(text, bigint) SET search_path = %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION ulid_flake_generate(text) SET search_path = %I, pg_temp', current_schema());
 END
 $$;
 
 REVOKE EXECUTE ON FUNCTION ulid_flake_next_state(bigint, bigint, bigint) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION ulid_flake_make_key(text, bigint, bigint) FROM PUBLIC;

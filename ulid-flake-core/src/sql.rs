@@ -67,10 +67,14 @@
 //! functions, so no generator: let the application make the keys. MySQL 8 cannot run the
 //! MariaDB SQL as written: it lacks Aria (`MyISAM` is its non-transactional engine).
 //!
-//! **Privileges**: on PostgreSQL, `ulid_flake_generate` runs with its owner's rights, so a
-//! caller needs only `EXECUTE` on it (`PUBLIC`'s by default) and no right that could set the
-//! state back. Install the functions in the schema whose `ulid_flake_leases` the application's
-//! leases use: the reservation is a row of that table.
+//! **Privileges**: nothing a caller sets moves the state — the clock is the server's and the
+//! randomness field whole; `ulid_flake_make_key(namespace, clock_ms, field_max)`, the step that
+//! takes both as arguments (for tests), is the owner's. On PostgreSQL, `ulid_flake_generate`
+//! runs with its owner's rights, so a caller needs only `EXECUTE` on it (`PUBLIC`'s by default)
+//! and no right that could set the state back. On MariaDB a trigger runs as its definer: an
+//! inserting user needs only `INSERT`, and `EXECUTE` on `ulid_flake_generate` to call it
+//! itself (grant none on `ulid_flake_make_key`). Install the functions in the schema whose
+//! `ulid_flake_leases` the application's leases use: the reservation is a row of that table.
 //!
 //! **Limits**: one primary — multi-primary setups (Galera, BDR) do not share the state, and
 //! MariaDB replicas under `binlog_format = STATEMENT` would make keys of their own; a crash

@@ -1,9 +1,14 @@
 //! The database's own generator, `ulid_flake_generate(namespace)` (the second migration), on
 //! PostgreSQL (a column default) and MariaDB (a trigger): eight sessions inserting at once
-//! with a millisecond's capacity shrunk by the test knob, a clock stepped forward and back, an
-//! open transaction beside other inserters, a lease of the application in the same namespace,
-//! and the errors of bad calls. Each test has a database of its own, since the generator's
-//! state is one per database.
+//! with a millisecond's capacity shrunk, a clock stepped forward and back, an open transaction
+//! beside other inserters, a lease of the application in the same namespace, and the errors of
+//! bad calls. Each test has a database of its own, since the generator's state is one per
+//! database.
+//!
+//! The shrunk capacity and the stepped clock come from `test_generate(namespace)`, a function
+//! each test database gets: it reads two session settings of the test's and passes them to
+//! the owner's `ulid_flake_make_key`, the step `ulid_flake_generate` takes with the server's
+//! clock and the whole field. Production has no such setting.
 
 use std::collections::HashSet;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -21,10 +26,10 @@ struct Invoice;
 const SESSIONS: usize = 8;
 /// Inserts of each session.
 const INSERTS: usize = 250;
-/// The test knob's field maximum: 256 values, so a millisecond holds about two keys and
-/// eight sessions use it up.
+/// The tests' field maximum: 256 values, so a millisecond holds about two keys and eight
+/// sessions use it up.
 const RANDOMNESS_MAX: i64 = 255;
-/// The knob at its least: one key a millisecond, so two calls that raced past the lock would
+/// The field at its least: one key a millisecond, so two calls that raced past the lock would
 /// make the same key.
 const ONE_KEY_A_MILLISECOND: i64 = 0;
 
@@ -58,8 +63,8 @@ fn with_database(url: &str, database: &str) -> String {
 
 /// The checks on what the eight sessions inserted: `sessions[s]` holds session `s`'s keys
 /// with the clock the database read after making each, in insert order; `stored` the table's
-/// keys in key order. With room for more than one key a millisecond, the knob must have made
-/// keys share a millisecond and used one up.
+/// keys in key order. With room for more than one key a millisecond, the shrunk field must
+/// have made keys share a millisecond and used one up.
 fn check_sessions(
     sessions: &[Vec<(Id<Invoice>, i64)>],
     stored: &[Id<Invoice>],
@@ -96,8 +101,8 @@ fn check_sessions(
     if randomness_max == 0 {
         return;
     }
-    // The knob made both happen: keys sharing a millisecond, and a millisecond used up, so
-    // that a key went on in a millisecond the clock had not reached when the key was made.
+    // The shrunk field made both happen: keys sharing a millisecond, and a millisecond used up,
+    // so that a key went on in a millisecond the clock had not reached when the key was made.
     let shared = all
         .windows(2)
         .filter(|pair| pair[0].ms_since_epoch() == pair[1].ms_since_epoch())
@@ -119,9 +124,9 @@ macro_rules! generator_tests {
         install_with_epoch: $install_with_epoch:literal,
         reserved_row: $reserved_row:literal,
         generate: $generate:literal,
+        test_generator: $test_generator:literal,
         set_randomness_max: $set_randomness_max:literal,
         set_clock_offset_ms: $set_clock_offset_ms:literal,
-        randomness_max_error: $randomness_max_error:literal,
         create_table: $create_table:literal,
         key_default: $key_default:expr,
         insert: $insert:literal,
@@ -131,7 +136,7 @@ macro_rules! generator_tests {
         mod $database {
             use super::*;
 
-            /// A new database with the migrations applied: its URL.
+            /// A new database with the migrations applied and `test_generate`: its URL.
             pub(super) async fn fresh_database() -> String {
                 let url = $url();
                 let database = unique_name("ulid_flake_test_generator");
@@ -140,6 +145,7 @@ macro_rules! generator_tests {
                 let url = with_database(&url, &database);
                 let mut connection = <$connection>::connect(&url).await.unwrap();
                 $migrator.run(&mut connection).await.unwrap();
+                connection.execute($test_generator).await.unwrap();
                 url
             }
 
@@ -152,10 +158,12 @@ macro_rules! generator_tests {
                 u8::try_from(id).unwrap()
             }
 
-            /// A table `invoice` whose key `namespace`'s generator makes.
-            async fn create_table(connection: &mut $connection, namespace: &str) {
-                connection.execute(sql(&format!($create_table, namespace))).await.unwrap();
-                let key_default: Option<String> = $key_default(namespace);
+            /// A table `invoice` whose key `generator` (`ulid_flake_generate` or
+            /// `test_generate`) makes from `namespace`.
+            async fn create_table(connection: &mut $connection, generator: &str, namespace: &str) {
+                let call = format!("{generator}('{namespace}')");
+                connection.execute(sql(&format!($create_table, call))).await.unwrap();
+                let key_default: Option<String> = $key_default(generator, namespace);
                 if let Some(statement) = key_default {
                     connection.execute(sql(&statement)).await.unwrap();
                 }
@@ -167,12 +175,13 @@ macro_rules! generator_tests {
                 (row.get("id"), row.get("clock_ms"))
             }
 
-            async fn generate(connection: &mut $connection, namespace: &str) -> Result<Id<Invoice>, sqlx::Error> {
-                sqlx::query_scalar($generate).bind(namespace).fetch_one(&mut *connection).await
+            /// A key from `generator` (`ulid_flake_generate` or `test_generate`).
+            async fn generate(connection: &mut $connection, generator: &str, namespace: &str) -> Result<Id<Invoice>, sqlx::Error> {
+                sqlx::query_scalar(sql(&format!($generate, generator))).bind(namespace).fetch_one(&mut *connection).await
             }
 
-            /// Eight sessions insert at once, with the knob's field maximum: every key
-            /// checked by [`check_sessions`].
+            /// Eight sessions insert at once, with a field maximum of `randomness_max`:
+            /// every key checked by [`check_sessions`].
             async fn eight_sessions_insert(randomness_max: i64) {
                 let url = fresh_database().await;
                 let namespace = "billing";
@@ -180,7 +189,7 @@ macro_rules! generator_tests {
                 let scalability_id = install(&mut connection, namespace).await;
                 assert_eq!(scalability_id, 0, "the lowest free id");
                 assert_eq!(install(&mut connection, namespace).await, scalability_id, "installed once");
-                create_table(&mut connection, namespace).await;
+                create_table(&mut connection, "test_generate", namespace).await;
                 let start_ms = unix_ms_now();
                 let sessions = (0..SESSIONS).map(|session| {
                     let url = url.clone();
@@ -222,14 +231,14 @@ macro_rules! generator_tests {
                 let url = fresh_database().await;
                 let mut connection = <$connection>::connect(&url).await.unwrap();
                 install(&mut connection, "billing").await;
-                let before = generate(&mut connection, "billing").await.unwrap();
+                let before = generate(&mut connection, "test_generate", "billing").await.unwrap();
                 connection.execute(sql(&format!($set_clock_offset_ms, 60_000))).await.unwrap();
-                let ahead = generate(&mut connection, "billing").await.unwrap();
+                let ahead = generate(&mut connection, "test_generate", "billing").await.unwrap();
                 assert!(unix_ms(ahead) >= unix_ms(before) + 60_000, "{before} then {ahead}");
                 connection.execute(sql(&format!($set_clock_offset_ms, 0))).await.unwrap();
                 let mut last = ahead;
                 for _ in 0..500 {
-                    let next = generate(&mut connection, "billing").await.unwrap();
+                    let next = generate(&mut connection, "test_generate", "billing").await.unwrap();
                     assert!(next > last, "{last} then {next}");
                     assert!(unix_ms(next) >= unix_ms(ahead), "{next} went back to the clock");
                     last = next;
@@ -244,7 +253,7 @@ macro_rules! generator_tests {
                 let url = fresh_database().await;
                 let mut first = <$connection>::connect(&url).await.unwrap();
                 install(&mut first, "billing").await;
-                create_table(&mut first, "billing").await;
+                create_table(&mut first, "test_generate", "billing").await;
                 let mut second = <$connection>::connect(&url).await.unwrap();
                 let mut open = first.begin().await.unwrap();
                 let (made, _) = insert(&mut open, 1).await;
@@ -275,7 +284,7 @@ macro_rules! generator_tests {
                 let before_install = unix_ms_now();
                 assert_eq!(install(&mut connection, "billing").await, 0, "the expired lease's id");
                 connection.execute(sql(&format!($set_clock_offset_ms, -60_000))).await.unwrap();
-                let key = generate(&mut connection, "billing").await.unwrap();
+                let key = generate(&mut connection, "test_generate", "billing").await.unwrap();
                 assert!(unix_ms(key) >= before_install, "{key} stamped before the install");
             }
 
@@ -316,7 +325,7 @@ macro_rules! generator_tests {
                     (long.as_str(), "invalid namespace: expected 1..=64 bytes, found 65".to_owned()),
                     ("unknown", "no generator in namespace 'unknown': expected one installed by ulid_flake_install_generator, found none".to_owned()),
                 ] {
-                    let error = generate(&mut connection, namespace).await.unwrap_err();
+                    let error = generate(&mut connection, "ulid_flake_generate", namespace).await.unwrap_err();
                     assert_eq!(database_message(error), expected);
                 }
                 let error = sqlx::query($install_with_epoch).bind("billing").bind(5_i64).execute(&mut connection).await.unwrap_err();
@@ -325,8 +334,8 @@ macro_rules! generator_tests {
                     "generator of namespace 'billing' installed already with another epoch: expected 1704067200000, found 5"
                 );
                 connection.execute(sql(&format!($set_randomness_max, 40_000))).await.unwrap();
-                let error = generate(&mut connection, "billing").await.unwrap_err();
-                assert_eq!(database_message(error), $randomness_max_error);
+                let error = sqlx::query_scalar::<_, i64>("SELECT test_generate('billing')").fetch_one(&mut connection).await.unwrap_err();
+                assert_eq!(database_message(error), "invalid field maximum: expected 0..=32767, found 40000");
                 connection.execute(sql(&format!($set_randomness_max, 32_767))).await.unwrap();
                 let error = sqlx::query($install).bind(long.as_str()).execute(&mut connection).await.unwrap_err();
                 assert_eq!(database_message(error), "invalid namespace: expected 1..=64 bytes, found 65");
@@ -344,7 +353,7 @@ macro_rules! generator_tests {
                     database_message(error),
                     "all scalability ids 0..=31 of namespace 'full' are taken: expected a free id for the database's generator, found every one leased by another holder"
                 );
-                let generated = generate(&mut connection, "crowded").await.unwrap();
+                let generated = generate(&mut connection, "ulid_flake_generate", "crowded").await.unwrap();
                 assert_eq!(generated.scalability_id(), 2);
                 let _: UlidFlake = generated.into();
             }
@@ -361,12 +370,16 @@ generator_tests!(
     install: "SELECT ulid_flake_install_generator($1)",
     install_with_epoch: "SELECT ulid_flake_install_generator($1, $2)",
     reserved_row: "SELECT holder, expires_at_us FROM ulid_flake_leases WHERE namespace = $1 AND scalability_id = $2",
-    generate: "SELECT ulid_flake_generate($1)",
-    set_randomness_max: "SET ulid_flake.test_randomness_max = '{}'",
-    set_clock_offset_ms: "SET ulid_flake.test_clock_offset_ms = '{}'",
-    randomness_max_error: "invalid ulid_flake.test_randomness_max: expected 0..=32767, found '40000'",
-    create_table: "CREATE TABLE invoice (id BIGINT PRIMARY KEY DEFAULT ulid_flake_generate('{}'), session INT NOT NULL)",
-    key_default: |_: &str| None,
+    generate: "SELECT {}($1)",
+    test_generator: "CREATE FUNCTION test_generate(namespace text) RETURNS bigint LANGUAGE sql VOLATILE AS $$ \
+        SELECT ulid_flake_make_key(namespace, \
+            floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint \
+                + coalesce(nullif(current_setting('ulid_flake_test.clock_offset_ms', true), ''), '0')::bigint, \
+            coalesce(nullif(current_setting('ulid_flake_test.randomness_max', true), ''), '32767')::bigint) $$",
+    set_randomness_max: "SET ulid_flake_test.randomness_max = '{}'",
+    set_clock_offset_ms: "SET ulid_flake_test.clock_offset_ms = '{}'",
+    create_table: "CREATE TABLE invoice (id BIGINT PRIMARY KEY DEFAULT {}, session INT NOT NULL)",
+    key_default: |_: &str, _: &str| None,
     insert: "INSERT INTO invoice (session) VALUES ($1) RETURNING id, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms",
     insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) VALUES ($1, $2, 7, $3)",
     lease: ulid_flake_sqlx::lease_postgres
@@ -381,12 +394,18 @@ generator_tests!(
     install: "CALL ulid_flake_install_generator(?, 1704067200000)",
     install_with_epoch: "CALL ulid_flake_install_generator(?, ?)",
     reserved_row: "SELECT holder, expires_at_us FROM ulid_flake_leases WHERE namespace = ? AND scalability_id = ?",
-    generate: "SELECT ulid_flake_generate(?)",
+    generate: "SELECT {}(?)",
+    test_generator: "CREATE FUNCTION test_generate(namespace TEXT) RETURNS BIGINT NOT DETERMINISTIC READS SQL DATA \
+        RETURN ulid_flake_make_key(namespace, \
+            CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED) + COALESCE(@ulid_flake_test_clock_offset_ms, 0), \
+            COALESCE(@ulid_flake_test_randomness_max, 32767))",
     set_randomness_max: "SET @ulid_flake_test_randomness_max = {}",
     set_clock_offset_ms: "SET @ulid_flake_test_clock_offset_ms = {}",
-    randomness_max_error: "invalid @ulid_flake_test_randomness_max: expected 0..=32767, found '40000'",
     create_table: "CREATE TABLE invoice (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, session INT NOT NULL) -- {}",
-    key_default: |namespace: &str| Some(ulid_flake_sqlx::sql::mysql_generate_trigger("invoice", "id", namespace)),
+    key_default: |generator: &str, namespace: &str| Some(
+        ulid_flake_sqlx::sql::mysql_generate_trigger("invoice", "id", namespace)
+            .replace("ulid_flake_generate(", &format!("{generator}("))
+    ),
     insert: "INSERT INTO invoice (session) VALUES (?) RETURNING id, CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED) AS clock_ms",
     insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) VALUES (?, ?, 7, ?)",
     lease: ulid_flake_sqlx::lease_mysql
@@ -403,30 +422,64 @@ async fn postgres_a_temporary_sequence_does_not_stand_in_for_the_state() {
         .await
         .unwrap();
     connection
-        .execute("SET ulid_flake.test_clock_offset_ms = '60000'")
+        .execute("SET ulid_flake_test.clock_offset_ms = '60000'")
         .await
         .unwrap();
-    let generate = "SELECT ulid_flake_generate('billing')";
-    let ahead: Id<Invoice> = sqlx::query_scalar(generate)
+    let ahead: Id<Invoice> = sqlx::query_scalar("SELECT test_generate('billing')")
         .fetch_one(&mut connection)
         .await
         .unwrap();
     connection
-        .execute("RESET ulid_flake.test_clock_offset_ms; CREATE TEMP SEQUENCE ulid_flake_generator_state")
+        .execute("CREATE TEMP SEQUENCE ulid_flake_generator_state")
         .await
         .unwrap();
-    let next: Id<Invoice> = sqlx::query_scalar(generate)
+    let next: Id<Invoice> = sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
         .fetch_one(&mut connection)
         .await
         .unwrap();
     assert!(next > ahead, "{ahead} then {next}");
 }
 
-/// A role with `EXECUTE` on `ulid_flake_generate` alone (and `INSERT` on its table) gets keys
-/// through the column default, and cannot set the state back: no right on the sequence, none
-/// on the step function.
+/// Session settings an inserter may set — the names earlier versions of the functions read and
+/// the ones `test_generate` reads — at their most harmful: a clock 2^43 - 1 ms ahead (the state pushed past the last
+/// representable millisecond, every generator stopped) and one key a millisecond.
+const HARMFUL_SETTINGS: [(&str, &str); 4] = [
+    ("ulid_flake.test_clock_offset_ms", "8796093022207"),
+    ("ulid_flake.test_randomness_max", "0"),
+    ("ulid_flake_test.clock_offset_ms", "8796093022207"),
+    ("ulid_flake_test.randomness_max", "0"),
+];
+
+/// Keys an inserter made, and one the owner made after them, between two readings of the
+/// clock (the servers run on this machine): none moved by a setting. A clock offset read would
+/// put a key 279 years ahead, a field of one value every key's randomness at 0.
+fn check_unmoved(keys: &[Id<Invoice>], before_ms: i64, after_ms: i64) {
+    for key in keys {
+        assert!(
+            (before_ms..=after_ms + 1_000).contains(&unix_ms(*key)),
+            "{key} not made by the clock: {} ms, the test ran {before_ms}..={after_ms}",
+            unix_ms(*key)
+        );
+    }
+    assert!(
+        keys.iter().any(|key| key.scalable_randomness() != 0),
+        "every key's randomness 0: {keys:?}"
+    );
+}
+
+/// The URL of `url`'s server and database for `user` and `password`.
+fn as_user(url: &str, user: &str, password: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let (_, address) = rest.split_once('@').unwrap();
+    format!("{scheme}://{user}:{password}@{address}")
+}
+
+/// A role with `EXECUTE` on `ulid_flake_generate` alone (PUBLIC's) and `INSERT` on its table
+/// gets keys through the column default, and nothing it sets moves the state: the settings of
+/// [`HARMFUL_SETTINGS`] are read by no function of production, and it has no right on the
+/// sequence, the step function or `ulid_flake_make_key`.
 #[tokio::test]
-async fn postgres_a_role_with_execute_alone_gets_keys_and_cannot_set_the_state_back() {
+async fn postgres_a_role_with_execute_alone_gets_keys_and_can_move_nothing() {
     let url = postgres::fresh_database().await;
     let mut owner = sqlx::PgConnection::connect(&url).await.unwrap();
     let role = unique_name("generator_role");
@@ -439,18 +492,33 @@ async fn postgres_a_role_with_execute_alone_gets_keys_and_cannot_set_the_state_b
         )))
         .await
         .unwrap();
-    let (scheme, rest) = url.split_once("://").unwrap();
-    let (_, address) = rest.split_once('@').unwrap();
-    let mut inserter =
-        sqlx::PgConnection::connect(&format!("{scheme}://{role}:inserts-only@{address}"))
+    let mut inserter = sqlx::PgConnection::connect(&as_user(&url, &role, "inserts-only"))
+        .await
+        .unwrap();
+    for (setting, value) in HARMFUL_SETTINGS {
+        inserter
+            .execute(sql(&format!("SET {setting} = '{value}'")))
             .await
             .unwrap();
-    let key: Id<Invoice> =
-        sqlx::query_scalar("INSERT INTO invoice (total) VALUES (1) RETURNING id")
+    }
+    let before_ms = unix_ms_now();
+    let mut keys: Vec<Id<Invoice>> = Vec::new();
+    for total in 0..50 {
+        let key = sqlx::query_scalar("INSERT INTO invoice (total) VALUES ($1) RETURNING id")
+            .bind(total)
             .fetch_one(&mut inserter)
             .await
             .unwrap();
-    assert_eq!(key.scalability_id(), 0);
+        keys.push(key);
+    }
+    keys.push(
+        sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+            .fetch_one(&mut owner)
+            .await
+            .unwrap(),
+    );
+    check_unmoved(&keys, before_ms, unix_ms_now());
+    assert!(keys.iter().all(|key| key.scalability_id() == 0));
     for (statement, message) in [
         (
             "SELECT setval('ulid_flake_generator_state', 0)",
@@ -460,8 +528,84 @@ async fn postgres_a_role_with_execute_alone_gets_keys_and_cannot_set_the_state_b
             "SELECT ulid_flake_next_state(0, 0, 0)",
             "permission denied for function ulid_flake_next_state",
         ),
+        (
+            "SELECT ulid_flake_make_key('billing', 8796093022207, 0)",
+            "permission denied for function ulid_flake_make_key",
+        ),
     ] {
         let error = inserter.execute(statement).await.unwrap_err();
+        assert_eq!(database_message(error), message);
+    }
+}
+
+/// A user with `INSERT` on a table (the trigger runs as its definer) and `EXECUTE` on
+/// `ulid_flake_generate` alone gets keys both ways, and nothing it sets moves the state: the
+/// user variables `test_generate` reads (`@ulid_flake_test_clock_offset_ms`,
+/// `@ulid_flake_test_randomness_max`, which earlier versions of the functions read too) are
+/// read by no function of production, and it has no right on the state or
+/// `ulid_flake_make_key`.
+#[tokio::test]
+async fn mariadb_a_user_with_insert_alone_gets_keys_and_can_move_nothing() {
+    let url = mysql::fresh_database().await;
+    let (_, database) = url.rsplit_once('/').unwrap();
+    let mut owner = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    let user = unique_name("generator_user");
+    let trigger = ulid_flake_sqlx::sql::mysql_generate_trigger("invoice", "id", "billing");
+    for statement in [
+        "CALL ulid_flake_install_generator('billing', 1704067200000)".to_owned(),
+        "CREATE TABLE invoice (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, total BIGINT)".to_owned(),
+        trigger,
+        format!("CREATE USER '{user}'@'127.0.0.1' IDENTIFIED BY 'inserts-only'"),
+        format!("GRANT INSERT, SELECT ON {database}.invoice TO '{user}'@'127.0.0.1'"),
+        format!("GRANT EXECUTE ON FUNCTION {database}.ulid_flake_generate TO '{user}'@'127.0.0.1'"),
+    ] {
+        owner.execute(sql(&statement)).await.unwrap();
+    }
+    let mut inserter = sqlx::MySqlConnection::connect(&as_user(&url, &user, "inserts-only"))
+        .await
+        .unwrap();
+    inserter
+        .execute(
+            "SET @ulid_flake_test_clock_offset_ms = 8796093022207, \
+             @ulid_flake_test_randomness_max = 0",
+        )
+        .await
+        .unwrap();
+    let before_ms = unix_ms_now();
+    let mut keys: Vec<Id<Invoice>> = Vec::new();
+    for total in 0..50 {
+        let key = sqlx::query_scalar("INSERT INTO invoice (total) VALUES (?) RETURNING id")
+            .bind(total)
+            .fetch_one(&mut inserter)
+            .await
+            .unwrap();
+        keys.push(key);
+    }
+    for connection in [&mut inserter, &mut owner] {
+        keys.push(
+            sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+                .fetch_one(connection)
+                .await
+                .unwrap(),
+        );
+    }
+    check_unmoved(&keys, before_ms, unix_ms_now());
+    assert!(keys.iter().all(|key| key.scalability_id() == 0));
+    for (statement, message) in [
+        (
+            "UPDATE ulid_flake_generator_state SET state = 0".to_owned(),
+            format!(
+                "UPDATE command denied to user '{user}'@'127.0.0.1' for table `{database}`.`ulid_flake_generator_state`"
+            ),
+        ),
+        (
+            "SELECT ulid_flake_make_key('billing', 8796093022207, 0)".to_owned(),
+            format!(
+                "execute command denied to user '{user}'@'127.0.0.1' for routine '{database}.ulid_flake_make_key'"
+            ),
+        ),
+    ] {
+        let error = inserter.execute(sql(&statement)).await.unwrap_err();
         assert_eq!(database_message(error), message);
     }
 }
