@@ -34,8 +34,12 @@
 --
 -- Limits: one primary. A multi-primary setup (BDR, pgEdge) does not share the state between
 -- nodes. With synchronous_commit off, a crash can lose the state of keys already answered.
+-- Advisory locks need no privilege: a session that holds this one (pg_advisory_lock(1431062852,
+-- 1179402571)) makes every call fail after waiting 2 s, the step's lock_timeout (ALTER FUNCTION
+-- ulid_flake_next_state(bigint, bigint, bigint) SET lock_timeout = ... to change it), with an
+-- error naming the lock and its holder's process: a denial of service, never a duplicate.
 -- A call cancelled a second time while it releases its lock after a failure would leave the
--- lock with its session until the session ends (set lock_timeout to bound the wait).
+-- lock with its session until the session ends: the others then fail in the same way.
 --
 -- What a caller needs: EXECUTE on ulid_flake_generate (PUBLIC's by default), which runs with
 -- its owner's rights (SECURITY DEFINER), so that callers need no right on the state and
@@ -71,9 +75,11 @@ $$;
 -- The state after the last one for a clock reading (Unix ms), under the lock: the one step
 -- of both functions. The state is left as it was when the key's millisecond falls outside
 -- the 43 bits after epoch_ms. Not for callers: EXECUTE is revoked from PUBLIC below.
+-- Any login may take an advisory lock, this one too: lock_timeout bounds how long a call waits
+-- for it, and the error then names it.
 CREATE OR REPLACE FUNCTION ulid_flake_next_state(clock_ms bigint, field_max bigint, epoch_ms bigint)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET lock_timeout = '2s' AS $$
 DECLARE
     -- classid 'ULID' (0x554C4944), objid 'FLAK' (0x464C414B): the state's own lock.
     lock_class CONSTANT int := 1431062852;
@@ -90,6 +96,7 @@ DECLARE
     last_state bigint;
     unix_ms bigint := clock_ms;
     randomness bigint;
+    locked boolean := false;
 BEGIN
     IF field_max IS NULL OR field_max NOT BETWEEN 0 AND 32767 THEN
         RAISE EXCEPTION 'invalid field maximum: expected 0..=32767, found %',
@@ -103,6 +110,7 @@ BEGIN
     END IF;
     BEGIN
         PERFORM pg_advisory_lock(lock_class, lock_object);
+        locked := true;
         -- The sequence's current value, outside any snapshot (an error without SELECT on it).
         SELECT CASE WHEN is_called THEN last_value ELSE 0 END INTO last_state
             FROM ulid_flake_generator_state;
@@ -130,6 +138,14 @@ BEGIN
         PERFORM pg_advisory_unlock(lock_class, lock_object) FROM pg_locks
             WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
             AND classid = lock_class::oid AND objid = lock_object::oid AND objsubid = 2;
+        IF SQLSTATE = '55P03' AND NOT locked THEN
+            RAISE EXCEPTION 'lock timeout: expected the generator state''s advisory lock (%, %) within %, found it held by %',
+                lock_class, lock_object, current_setting('lock_timeout'),
+                coalesce((SELECT 'process ' || pid FROM pg_locks
+                    WHERE locktype = 'advisory' AND granted AND classid = lock_class::oid
+                    AND objid = lock_object::oid AND objsubid = 2), 'another session')
+                USING ERRCODE = 'lock_not_available';
+        END IF;
         RAISE;
     END;
     RETURN (unix_ms << 15) | randomness;

@@ -440,6 +440,50 @@ async fn postgres_a_temporary_sequence_does_not_stand_in_for_the_state() {
     assert!(next > ahead, "{ahead} then {next}");
 }
 
+/// Any login may take the state's advisory lock: a call then fails after the step's
+/// `lock_timeout`, 2 s, with an error naming the lock and the process that holds it, instead
+/// of waiting for as long as the lock is held; once it is released, calls go on.
+#[tokio::test]
+async fn postgres_a_session_holding_the_lock_makes_calls_fail_after_2_s_naming_it() {
+    let url = postgres::fresh_database().await;
+    let mut caller = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::query("SELECT ulid_flake_install_generator('billing')")
+        .execute(&mut caller)
+        .await
+        .unwrap();
+    let mut holder = sqlx::PgConnection::connect(&url).await.unwrap();
+    let holder_pid: i32 =
+        sqlx::query_scalar("SELECT pg_backend_pid() FROM pg_advisory_lock(1431062852, 1179402571)")
+            .fetch_one(&mut holder)
+            .await
+            .unwrap();
+    let started = std::time::Instant::now();
+    let error = sqlx::query_scalar::<_, i64>("SELECT ulid_flake_generate('billing')")
+        .fetch_one(&mut caller)
+        .await
+        .unwrap_err();
+    let waited = started.elapsed();
+    assert_eq!(
+        database_message(error),
+        format!(
+            "lock timeout: expected the generator state's advisory lock (1431062852, 1179402571) within 2s, found it held by process {holder_pid}"
+        )
+    );
+    assert!(
+        (Duration::from_secs(2)..Duration::from_secs(3)).contains(&waited),
+        "failed after {waited:?}"
+    );
+    holder
+        .execute("SELECT pg_advisory_unlock(1431062852, 1179402571)")
+        .await
+        .unwrap();
+    let key: Id<Invoice> = sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+        .fetch_one(&mut caller)
+        .await
+        .unwrap();
+    assert_eq!(key.scalability_id(), 0);
+}
+
 /// Session settings an inserter may set — the names earlier versions of the functions read and
 /// the ones `test_generate` reads — at their most harmful: a clock 2^43 - 1 ms ahead (the state pushed past the last
 /// representable millisecond, every generator stopped) and one key a millisecond.
