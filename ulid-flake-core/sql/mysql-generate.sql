@@ -22,11 +22,12 @@
 -- another one's statement (a long INSERT ... SELECT included), and for an open transaction
 -- only when that statement itself waits for one of its row locks (a foreign key's parent row
 -- locked, a key the transaction inserted): the whole statement holds the state's lock.
--- MariaDB's sequences cannot hold it: SETVAL takes only a literal. The clock is SYSDATE(3),
--- read when the call runs (NOW(3) is the statement's start); its reading passes through the
--- session's time zone, where the hour that daylight-saving time repeats reads as a step back:
--- keys go on from the state, ahead of the clock, until it catches up. Randomness is
--- RANDOM_BYTES (the server's TLS library, a cryptographically secure source).
+-- MariaDB's sequences cannot hold it: SETVAL takes only a literal. The clock is SYSDATE(6) in
+-- UTC, read when the call runs (NOW() is the statement's start), whatever the session's time
+-- zone, and counted in Unix ms without UNIX_TIMESTAMP's 2038 limit. (A server started with
+-- --sysdate-is-now would read the statement's start, which a session's SET TIMESTAMP moves:
+-- do not run one so.) Randomness is RANDOM_BYTES (the server's TLS library, a
+-- cryptographically secure source).
 --
 -- Limits: one primary. Galera does not replicate Aria tables, so its nodes would not share
 -- the state; with binlog_format STATEMENT a replica runs the trigger itself and makes keys of
@@ -214,7 +215,21 @@ BEGIN
     RETURN ((unix_ms - installed_epoch) << 20) | (randomness << 5) | installed_id;
 END;
 
+-- The Unix millisecond of a UTC time, past 2038 (UNIX_TIMESTAMP answers NULL after
+-- 2038-01-19 03:14:07 UTC).
+DROP FUNCTION IF EXISTS ulid_flake_unix_ms;
+CREATE FUNCTION ulid_flake_unix_ms(utc DATETIME(6)) RETURNS BIGINT
+    DETERMINISTIC NO SQL
+RETURN TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', utc) DIV 1000;
+
 DROP FUNCTION IF EXISTS ulid_flake_generate;
 CREATE FUNCTION ulid_flake_generate(namespace TEXT) RETURNS BIGINT
     NOT DETERMINISTIC READS SQL DATA
-RETURN ulid_flake_make_key(namespace, CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED), 32767);
+BEGIN
+    DECLARE utc DATETIME(6);
+    -- SYSDATE is read when the call runs (NOW() is the statement's start, which SET TIMESTAMP
+    -- moves). Read in UTC, for the statement alone: the session's zone is left as it was, and
+    -- neither a daylight-saving hour nor CONVERT_TZ's 2038 limit can shift the reading.
+    SET STATEMENT time_zone = '+00:00' FOR SELECT SYSDATE(6) INTO utc;
+    RETURN ulid_flake_make_key(namespace, ulid_flake_unix_ms(utc), 32767);
+END;

@@ -51,7 +51,8 @@
 //! row of a non-transactional (Aria) table, whose lock the calling statement holds until it
 //! ends: an inserter waits for another one's statement, and so for an open transaction when
 //! that statement waits for one of its row locks. The clock is the one read when the call runs:
-//! PostgreSQL's `clock_timestamp()`, MariaDB's `SYSDATE(3)`.
+//! PostgreSQL's `clock_timestamp()`, MariaDB's `SYSDATE(6)` read in UTC whatever the session's
+//! time zone and counted without `UNIX_TIMESTAMP`'s 2038 limit.
 //!
 //! **Getting the key back**: `INSERT … RETURNING id` on PostgreSQL and MariaDB (10.5 and
 //! later). Where a library reads no `RETURNING` from MariaDB (Diesel and SeaORM on their MySQL

@@ -396,9 +396,13 @@ generator_tests!(
     reserved_row: "SELECT holder, expires_at_us FROM ulid_flake_leases WHERE namespace = ? AND scalability_id = ?",
     generate: "SELECT {}(?)",
     test_generator: "CREATE FUNCTION test_generate(namespace TEXT) RETURNS BIGINT NOT DETERMINISTIC READS SQL DATA \
-        RETURN ulid_flake_make_key(namespace, \
-            CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED) + COALESCE(@ulid_flake_test_clock_offset_ms, 0), \
-            COALESCE(@ulid_flake_test_randomness_max, 32767))",
+        BEGIN \
+            DECLARE utc DATETIME(6); \
+            SET STATEMENT time_zone = '+00:00' FOR SELECT SYSDATE(6) INTO utc; \
+            RETURN ulid_flake_make_key(namespace, \
+                ulid_flake_unix_ms(utc) + COALESCE(@ulid_flake_test_clock_offset_ms, 0), \
+                COALESCE(@ulid_flake_test_randomness_max, 32767)); \
+        END",
     set_randomness_max: "SET @ulid_flake_test_randomness_max = {}",
     set_clock_offset_ms: "SET @ulid_flake_test_clock_offset_ms = {}",
     create_table: "CREATE TABLE invoice (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, session INT NOT NULL) -- {}",
@@ -494,10 +498,9 @@ const HARMFUL_SETTINGS: [(&str, &str); 4] = [
     ("ulid_flake_test.randomness_max", "0"),
 ];
 
-/// Keys an inserter made, and one the owner made after them, between two readings of the
-/// clock (the servers run on this machine): none moved by a setting. A clock offset read would
-/// put a key 279 years ahead, a field of one value every key's randomness at 0.
-fn check_unmoved(keys: &[Id<Invoice>], before_ms: i64, after_ms: i64) {
+/// Keys made between two readings of this machine's clock (the servers run on it): each
+/// stamped by the clock, a millisecond's use running at most a second ahead of it.
+fn check_made_by_the_clock(keys: &[Id<Invoice>], before_ms: i64, after_ms: i64) {
     for key in keys {
         assert!(
             (before_ms..=after_ms + 1_000).contains(&unix_ms(*key)),
@@ -505,6 +508,13 @@ fn check_unmoved(keys: &[Id<Invoice>], before_ms: i64, after_ms: i64) {
             unix_ms(*key)
         );
     }
+}
+
+/// Keys an inserter made, and one the owner made after them: none moved by a setting. A clock
+/// offset read would put a key 279 years ahead, a field of one value every key's randomness at
+/// 0.
+fn check_unmoved(keys: &[Id<Invoice>], before_ms: i64, after_ms: i64) {
+    check_made_by_the_clock(keys, before_ms, after_ms);
     assert!(
         keys.iter().any(|key| key.scalable_randomness() != 0),
         "every key's randomness 0: {keys:?}"
@@ -680,6 +690,67 @@ async fn mariadb_the_trigger_passes_any_namespace_as_it_is() {
             .await
             .unwrap();
     assert_eq!(i16::from(key.scalability_id()), reserved);
+}
+
+/// The clock counts Unix ms past 2038, where `UNIX_TIMESTAMP` answers NULL, and reads UTC
+/// whatever the session's time zone (which it leaves as it was); a NULL reading is an error,
+/// not a reading "behind the state" that would go on from it unnoticed. A key made at a 2039
+/// reading carries that millisecond.
+#[tokio::test]
+async fn mariadb_the_clock_reads_past_2038_in_any_time_zone() {
+    let url = mysql::fresh_database().await;
+    let mut connection = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    let (old, new, last): (Option<i64>, i64, i64) = sqlx::query_as(
+        "SELECT UNIX_TIMESTAMP('2039-01-01 00:00:00'), \
+         ulid_flake_unix_ms('2039-01-01 00:00:00.123456'), \
+         ulid_flake_unix_ms('9999-12-31 23:59:59.999999')",
+    )
+    .fetch_one(&mut connection)
+    .await
+    .unwrap();
+    assert_eq!(
+        (old, new, last),
+        (None, 2_177_452_800_123, 253_402_300_799_999)
+    );
+    connection
+        .execute("CALL ulid_flake_install_generator('billing', 1704067200000)")
+        .await
+        .unwrap();
+    let before_ms = unix_ms_now();
+    let mut keys: Vec<Id<Invoice>> = Vec::new();
+    for zone in ["+05:30", "-11:00", "SYSTEM"] {
+        connection
+            .execute(sql(&format!("SET time_zone = '{zone}'")))
+            .await
+            .unwrap();
+        keys.push(
+            sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+                .fetch_one(&mut connection)
+                .await
+                .unwrap(),
+        );
+        let kept: String = sqlx::query_scalar("SELECT @@session.time_zone")
+            .fetch_one(&mut connection)
+            .await
+            .unwrap();
+        assert_eq!(kept, zone);
+    }
+    check_made_by_the_clock(&keys, before_ms, unix_ms_now());
+    let error = connection
+        .execute("SELECT ulid_flake_make_key('billing', NULL, 32767)")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        database_message(error),
+        "no clock reading: expected the server's time in Unix ms, found NULL"
+    );
+    let in_2039: Id<Invoice> = sqlx::query_scalar(
+        "SELECT ulid_flake_make_key('billing', ulid_flake_unix_ms('2039-01-01 00:00:00.123456'), 32767)",
+    )
+    .fetch_one(&mut connection)
+    .await
+    .unwrap();
+    assert_eq!(unix_ms(in_2039), 2_177_452_800_123);
 }
 
 /// The test server logs binary and does not trust function creators, so the migrations above
