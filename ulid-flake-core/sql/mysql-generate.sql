@@ -113,6 +113,13 @@ BEGIN
         END IF;
     ELSE
         SET now_us = TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6));
+        -- No key could be made with an epoch the clock has not reached: refused before an id
+        -- is taken for it.
+        IF now_us DIV 1000 - epoch_ms NOT BETWEEN 0 AND 8796093022207 THEN
+            SET message = CONCAT('invalid epoch: expected one 0..=8796093022207 ms before the server''s clock, found ',
+                epoch_ms, ' Unix ms');
+            SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+        END IF;
         WHILE installed_id IS NULL AND id <= 31 DO
             INSERT IGNORE INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us)
                 VALUES (namespace, id, database_holder, never);

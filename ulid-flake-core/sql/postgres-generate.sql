@@ -185,6 +185,13 @@ BEGIN
         RETURN installed.scalability_id;
     END IF;
     now_us := (extract(epoch FROM clock_timestamp()) * 1000000)::bigint;
+    -- No key could be made with an epoch the clock has not reached: refused before an id is
+    -- taken for it.
+    IF now_us / 1000 - epoch_ms NOT BETWEEN 0 AND 8796093022207 THEN
+        RAISE EXCEPTION 'invalid epoch: expected one 0..=8796093022207 ms before the server''s clock, found % Unix ms',
+            epoch_ms
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
     FOR id IN 0..31 LOOP
         INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us)
             VALUES (namespace, id, database_holder, never) ON CONFLICT DO NOTHING;

@@ -85,7 +85,8 @@
 //!
 //! **Errors** name the cause: an empty or over-long namespace (`expected 1..=64 bytes`), a
 //! namespace without a generator, one whose 32 ids are all leased, another epoch for an
-//! installed namespace. On PostgreSQL any login may hold the state's advisory lock: calls then
+//! installed namespace, an epoch the server's clock has not reached (refused before an id is
+//! taken for it). On PostgreSQL any login may hold the state's advisory lock: calls then
 //! fail after 2 s (the step's `lock_timeout`) with an error naming the lock and its holder.
 //!
 //! ```

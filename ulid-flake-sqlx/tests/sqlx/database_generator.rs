@@ -339,6 +339,14 @@ macro_rules! generator_tests {
                 connection.execute(sql(&format!($set_randomness_max, 32_767))).await.unwrap();
                 let error = sqlx::query($install).bind(long.as_str()).execute(&mut connection).await.unwrap_err();
                 assert_eq!(database_message(error), "invalid namespace: expected 1..=64 bytes, found 65");
+                // An epoch in 2100: no key could be made with it, and no id is taken for it.
+                let error = sqlx::query($install_with_epoch).bind("future").bind(4_102_444_800_000_i64).execute(&mut connection).await.unwrap_err();
+                assert_eq!(
+                    database_message(error),
+                    "invalid epoch: expected one 0..=8796093022207 ms before the server's clock, found 4102444800000 Unix ms"
+                );
+                let taken: Option<(i64, i64)> = sqlx::query_as($reserved_row).bind("future").bind(0_i16).fetch_optional(&mut connection).await.unwrap();
+                assert_eq!(taken, None);
                 // Ids 0 and 1 leased, 2's lease expired: the install takes 2. Then all 32 leased.
                 let far = i64::MAX - 1;
                 for (id, expires) in [(0_i16, far), (1, far), (2, 1)] {
