@@ -58,7 +58,9 @@ CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, sc
 CREATE TABLE IF NOT EXISTS ulid_flake_generators (
     namespace VARCHAR(64) NOT NULL PRIMARY KEY,
     scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31),
-    epoch_ms BIGINT NOT NULL
+    epoch_ms BIGINT NOT NULL,
+    CONSTRAINT ulid_flake_generators_reservation FOREIGN KEY (namespace, scalability_id)
+        REFERENCES ulid_flake_leases (namespace, scalability_id)
 ) ENGINE = InnoDB;
 
 CREATE TABLE IF NOT EXISTS ulid_flake_generator_state (
@@ -67,6 +69,44 @@ CREATE TABLE IF NOT EXISTS ulid_flake_generator_state (
 ) ENGINE = Aria TRANSACTIONAL = 1;
 
 INSERT IGNORE INTO ulid_flake_generator_state (singleton, state) VALUES (1, 0);
+
+-- The reserved rows and the generators stay as the install made them: a lease that took the
+-- database's id, or a generator moved to another id or epoch, would repeat keys. The foreign
+-- key above keeps a reservation's row while its generator exists, and refuses TRUNCATE (with
+-- foreign_key_checks on); these triggers refuse the rest. The function does not read the
+-- reservation at each call, as PostgreSQL's does: a read there, within an INSERT, would hold a
+-- shared lock on the row until the inserter commits, and make a lease that tries the id wait.
+-- Like every trigger, they run as their definer, the installing user: while that account is
+-- missing, every UPDATE of the lease table fails (error 1449), leases' renewals included.
+CREATE TRIGGER IF NOT EXISTS ulid_flake_keep_reservation_update BEFORE UPDATE ON ulid_flake_leases
+FOR EACH ROW
+BEGIN
+    DECLARE message VARCHAR(512);
+    IF OLD.holder = -9223372036854775808 THEN
+        SET message = CONCAT('scalability id ', OLD.scalability_id, ' of namespace ',
+            QUOTE(OLD.namespace), ' is reserved for the database''s generator: expected no UPDATE of its row in ulid_flake_leases, found one');
+        SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = message;
+    END IF;
+END;
+
+CREATE TRIGGER IF NOT EXISTS ulid_flake_keep_reservation_delete BEFORE DELETE ON ulid_flake_leases
+FOR EACH ROW
+BEGIN
+    DECLARE message VARCHAR(512);
+    IF OLD.holder = -9223372036854775808 THEN
+        SET message = CONCAT('scalability id ', OLD.scalability_id, ' of namespace ',
+            QUOTE(OLD.namespace), ' is reserved for the database''s generator: expected no DELETE of its row in ulid_flake_leases, found one');
+        SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = message;
+    END IF;
+END;
+
+CREATE TRIGGER IF NOT EXISTS ulid_flake_keep_generator BEFORE UPDATE ON ulid_flake_generators
+FOR EACH ROW
+BEGIN
+    DECLARE message VARCHAR(512) DEFAULT CONCAT('the generator of namespace ', QUOTE(OLD.namespace),
+        ' is fixed: expected no UPDATE of its row in ulid_flake_generators, found one');
+    SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = message;
+END;
 
 DROP PROCEDURE IF EXISTS ulid_flake_install_generator;
 CREATE PROCEDURE ulid_flake_install_generator(namespace TEXT, epoch_ms BIGINT)
@@ -110,6 +150,13 @@ BEGIN
                 ' installed already with another epoch: expected ', installed_epoch,
                 ', found ', epoch_ms);
             SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+        END IF;
+        IF NOT EXISTS (SELECT 1 FROM ulid_flake_leases l WHERE l.namespace = namespace
+            AND l.scalability_id = installed_id AND l.holder = database_holder
+            AND l.expires_at_us = never) THEN
+            SET message = CONCAT('reservation lost: expected scalability id ', installed_id,
+                ' of namespace ', QUOTE(namespace), ' reserved for the database''s generator in ulid_flake_leases (holder -9223372036854775808, never expiring), found no such row (a lease may take the id)');
+            SIGNAL SQLSTATE '55000' SET MESSAGE_TEXT = message;
         END IF;
     ELSE
         SET now_us = TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6));

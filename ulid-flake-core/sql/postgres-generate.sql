@@ -53,10 +53,15 @@
 
 CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id));
 
+-- The foreign key keeps the reservation's row while its generator exists: it cannot be
+-- deleted, nor the lease table truncated (but with its generators, which a trigger below
+-- refuses).
 CREATE TABLE IF NOT EXISTS ulid_flake_generators (
     namespace VARCHAR(64) PRIMARY KEY,
     scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31),
-    epoch_ms BIGINT NOT NULL
+    epoch_ms BIGINT NOT NULL,
+    CONSTRAINT ulid_flake_generators_reservation FOREIGN KEY (namespace, scalability_id)
+        REFERENCES ulid_flake_leases (namespace, scalability_id)
 );
 
 CREATE SEQUENCE IF NOT EXISTS ulid_flake_generator_state AS bigint MINVALUE 0 START 0;
@@ -69,6 +74,52 @@ BEGIN
             coalesce(octet_length(namespace)::text, 'NULL')
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
+END
+$$;
+
+-- Fails unless the namespace's id is still reserved for the database's generator: a lease
+-- could take an id whose row is gone or changed, and make the keys the generator makes.
+CREATE OR REPLACE FUNCTION ulid_flake_check_reservation(namespace text, scalability_id smallint)
+RETURNS void
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    PERFORM FROM ulid_flake_leases l
+        WHERE l.namespace = ulid_flake_check_reservation.namespace
+        AND l.scalability_id = ulid_flake_check_reservation.scalability_id
+        AND l.holder = -9223372036854775808 AND l.expires_at_us = 9223372036854775807;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'reservation lost: expected scalability id % of namespace % reserved for the database''s generator in ulid_flake_leases (holder -9223372036854775808, never expiring), found no such row (a lease may take the id)',
+            scalability_id, quote_literal(namespace)
+            USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+END
+$$;
+
+-- The reserved rows and the generators stay as the install made them: a lease that took the
+-- database's id, or a generator moved to another id or epoch, would repeat keys. The triggers
+-- are below.
+CREATE OR REPLACE FUNCTION ulid_flake_keep_reservation() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        IF EXISTS (SELECT FROM ulid_flake_leases WHERE holder = -9223372036854775808) THEN
+            RAISE EXCEPTION 'ulid_flake_leases holds ids reserved for the database''s generator: expected no TRUNCATE of it, found one'
+                USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NULL;
+    END IF;
+    RAISE EXCEPTION 'scalability id % of namespace % is reserved for the database''s generator: expected no % of its row in ulid_flake_leases, found one',
+        OLD.scalability_id, quote_literal(OLD.namespace), TG_OP
+        USING ERRCODE = 'integrity_constraint_violation';
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_flake_keep_generator() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'the generator of namespace % is fixed: expected no UPDATE of its row in ulid_flake_generators, found one',
+        quote_literal(OLD.namespace)
+        USING ERRCODE = 'integrity_constraint_violation';
 END
 $$;
 
@@ -182,6 +233,7 @@ BEGIN
                 quote_literal(namespace), installed.epoch_ms, epoch_ms
                 USING ERRCODE = 'invalid_parameter_value';
         END IF;
+        PERFORM ulid_flake_check_reservation(namespace, installed.scalability_id);
         RETURN installed.scalability_id;
     END IF;
     now_us := (extract(epoch FROM clock_timestamp()) * 1000000)::bigint;
@@ -237,6 +289,9 @@ BEGIN
             quote_literal(namespace)
             USING ERRCODE = 'undefined_object';
     END IF;
+    -- Read at the statement's snapshot (a lock on the row would be the caller's transaction's);
+    -- the triggers refuse the changes that would race with it.
+    PERFORM ulid_flake_check_reservation(namespace, installed.scalability_id);
     state := ulid_flake_next_state(clock_ms, field_max, installed.epoch_ms);
     RETURN (((state >> 15) - installed.epoch_ms) << 20) | ((state & 32767) << 5)
         | installed.scalability_id;
@@ -251,10 +306,34 @@ LANGUAGE sql VOLATILE PARALLEL UNSAFE SECURITY DEFINER AS $$
         floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint, 32767)
 $$;
 
+-- Created once: dropping and creating them again would lock the lease table on every run.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_trigger WHERE tgrelid = 'ulid_flake_leases'::regclass
+        AND tgname = 'ulid_flake_keep_reservation') THEN
+        CREATE TRIGGER ulid_flake_keep_reservation BEFORE UPDATE OR DELETE ON ulid_flake_leases
+            FOR EACH ROW WHEN (OLD.holder = -9223372036854775808)
+            EXECUTE FUNCTION ulid_flake_keep_reservation();
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_trigger WHERE tgrelid = 'ulid_flake_leases'::regclass
+        AND tgname = 'ulid_flake_keep_reservations') THEN
+        CREATE TRIGGER ulid_flake_keep_reservations BEFORE TRUNCATE ON ulid_flake_leases
+            FOR EACH STATEMENT EXECUTE FUNCTION ulid_flake_keep_reservation();
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_trigger WHERE tgrelid = 'ulid_flake_generators'::regclass
+        AND tgname = 'ulid_flake_keep_generator') THEN
+        CREATE TRIGGER ulid_flake_keep_generator BEFORE UPDATE ON ulid_flake_generators
+            FOR EACH ROW EXECUTE FUNCTION ulid_flake_keep_generator();
+    END IF;
+END
+$$;
+
 -- Every name the functions use is looked up in the schema they were created in, then in
 -- pg_temp: a temporary table or another schema on the caller's search_path cannot stand in.
 DO $$
 BEGIN
+    EXECUTE format('ALTER FUNCTION ulid_flake_check_reservation(text, smallint) SET search_path = %I, pg_temp', current_schema());
+    EXECUTE format('ALTER FUNCTION ulid_flake_keep_reservation() SET search_path = %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION ulid_flake_next_state(bigint, bigint, bigint) SET search_path = %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION ulid_flake_make_key(text, bigint, bigint) SET search_path = %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION ulid_flake_install_generator(text, bigint) SET search_path = %I, pg_temp', current_schema());

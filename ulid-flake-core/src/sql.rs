@@ -33,7 +33,13 @@
 //! leases in the same namespace take the other ids, never that one. The epoch is the default
 //! unless the install names another; read the keys with the same one. The install takes the
 //! lowest id that has no row or an expired one, as a lease does, and fails when all 32 are
-//! leased. Installing a namespace again answers the same id.
+//! leased. Installing a namespace again answers the same id, once it has checked that the
+//! reservation is still there. A foreign key and triggers keep the reserved row (no `DELETE`,
+//! `UPDATE` or `TRUNCATE` takes it away) and the generator's row (its id and epoch are fixed);
+//! PostgreSQL also checks the row at every call and fails when it is gone. MariaDB checks it at
+//! install only (a read within an `INSERT` would lock the row until the inserter commits, and
+//! make a lease that tries the id wait): with the triggers dropped, or `foreign_key_checks`
+//! off, a lease could take the id and repeat the database's keys.
 //!
 //! **Never a duplicate** within one primary database, whatever its clock does: each key is
 //! made from the state the key before left (its Unix millisecond and randomness), under one

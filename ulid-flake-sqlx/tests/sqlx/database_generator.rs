@@ -48,6 +48,9 @@ fn unix_ms(id: Id<Invoice>) -> i64 {
     i64::try_from(id.ms_since_epoch() + Epoch::DEFAULT.unix_ms()).unwrap()
 }
 
+/// The error of a call whose reservation (id 0 of `billing`) is gone.
+const RESERVATION_LOST: &str = "reservation lost: expected scalability id 0 of namespace 'billing' reserved for the database's generator in ulid_flake_leases (holder -9223372036854775808, never expiring), found no such row (a lease may take the id)";
+
 fn database_message(error: sqlx::Error) -> String {
     match error {
         sqlx::Error::Database(error) => error.message().to_owned(),
@@ -131,7 +134,9 @@ macro_rules! generator_tests {
         key_default: $key_default:expr,
         insert: $insert:literal,
         insert_lease: $insert_lease:literal,
-        lease: $lease:path
+        lease: $lease:path,
+        truncate_refused: $truncate_refused:expr,
+        remove_reservation: $remove_reservation:expr
     ) => {
         mod $database {
             use super::*;
@@ -314,6 +319,39 @@ macro_rules! generator_tests {
                 lease.release().unwrap();
             }
 
+            /// The reserved row and the generator's cannot be changed, deleted or truncated
+            /// away; a reservation removed past these guards makes the install fail, naming
+            /// the loss, rather than answer an id a lease may take.
+            #[tokio::test]
+            async fn the_reservation_and_the_generator_stay_as_installed() {
+                let url = fresh_database().await;
+                let (_, database) = url.rsplit_once('/').unwrap();
+                let mut connection = <$connection>::connect(&url).await.unwrap();
+                assert_eq!(install(&mut connection, "billing").await, 0);
+                let reserved = "scalability id 0 of namespace 'billing' is reserved for the database's generator";
+                let fixed = "the generator of namespace 'billing' is fixed: expected no UPDATE of its row in ulid_flake_generators, found one";
+                for (statement, expected) in [
+                    ("DELETE FROM ulid_flake_leases WHERE namespace = 'billing'", format!("{reserved}: expected no DELETE of its row in ulid_flake_leases, found one")),
+                    ("UPDATE ulid_flake_leases SET expires_at_us = 0", format!("{reserved}: expected no UPDATE of its row in ulid_flake_leases, found one")),
+                    ("UPDATE ulid_flake_generators SET scalability_id = 1", fixed.to_owned()),
+                    ("UPDATE ulid_flake_generators SET epoch_ms = 0", fixed.to_owned()),
+                ] {
+                    let error = connection.execute(statement).await.unwrap_err();
+                    assert_eq!(database_message(error), expected, "{statement}");
+                }
+                let error = connection.execute("TRUNCATE ulid_flake_leases").await.unwrap_err();
+                ($truncate_refused)(database, error);
+                let row: (i64, i64) = sqlx::query_as($reserved_row).bind("billing").bind(0_i16).fetch_one(&mut connection).await.unwrap();
+                assert_eq!(row, (ulid_flake_sqlx::sql::DATABASE_GENERATOR_HOLDER, i64::MAX));
+                assert_eq!(generate(&mut connection, "ulid_flake_generate", "billing").await.unwrap().scalability_id(), 0);
+
+                for statement in $remove_reservation {
+                    connection.execute(statement).await.unwrap();
+                }
+                let error = sqlx::query($install).bind("billing").execute(&mut connection).await.unwrap_err();
+                assert_eq!(database_message(error), RESERVATION_LOST);
+            }
+
             #[tokio::test]
             async fn bad_calls_get_errors_naming_the_cause() {
                 let url = fresh_database().await;
@@ -390,7 +428,16 @@ generator_tests!(
     key_default: |_: &str, _: &str| None,
     insert: "INSERT INTO invoice (session) VALUES ($1) RETURNING id, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms",
     insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) VALUES ($1, $2, 7, $3)",
-    lease: ulid_flake_sqlx::lease_postgres
+    lease: ulid_flake_sqlx::lease_postgres,
+    truncate_refused: |_: &str, error: sqlx::Error| assert_eq!(
+        database_message(error),
+        "cannot truncate a table referenced in a foreign key constraint"
+    ),
+    remove_reservation: [
+        "ALTER TABLE ulid_flake_generators DROP CONSTRAINT ulid_flake_generators_reservation",
+        "ALTER TABLE ulid_flake_leases DISABLE TRIGGER ulid_flake_keep_reservation",
+        "DELETE FROM ulid_flake_leases WHERE namespace = 'billing'",
+    ]
 );
 
 generator_tests!(
@@ -420,7 +467,23 @@ generator_tests!(
     ),
     insert: "INSERT INTO invoice (session) VALUES (?) RETURNING id, CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED) AS clock_ms",
     insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) VALUES (?, ?, 7, ?)",
-    lease: ulid_flake_sqlx::lease_mysql
+    lease: ulid_flake_sqlx::lease_mysql,
+    // The server cuts its message at 512 bytes, within the foreign key's text.
+    truncate_refused: |database: &str, error: sqlx::Error| {
+        let sqlx::Error::Database(error) = error else { panic!("expected a database error, found {error:?}") };
+        assert_eq!(error.code().as_deref(), Some("42000"));
+        let expected = format!(
+            "Cannot truncate a table referenced in a foreign key constraint (`{database}`.`ulid_flake_generators`, \
+             CONSTRAINT `ulid_flake_generators_reservation` FOREIGN KEY (`namespace`, `scalability_id`) REFERENCES"
+        );
+        assert!(error.message().starts_with(&expected), "{}", error.message());
+    },
+    remove_reservation: [
+        "SET foreign_key_checks = 0",
+        "DROP TRIGGER ulid_flake_keep_reservation_delete",
+        "DELETE FROM ulid_flake_leases WHERE namespace = 'billing'",
+        "SET foreign_key_checks = 1",
+    ]
 );
 
 /// The functions look their state up in the schema they were created in: a session's
@@ -450,6 +513,61 @@ async fn postgres_a_temporary_sequence_does_not_stand_in_for_the_state() {
         .await
         .unwrap();
     assert!(next > ahead, "{ahead} then {next}");
+}
+
+/// PostgreSQL checks the reservation at each call: once it is gone (past the foreign key and the
+/// trigger, which the owner may drop), every call fails naming the loss, and a lease that then
+/// takes the id issues IDs after every key the database made. `TRUNCATE … CASCADE`, which
+/// the foreign key allows, is refused by a trigger.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_lost_reservation_stops_every_key_naming_it() {
+    let url = postgres::fresh_database().await;
+    let mut connection = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::query("SELECT ulid_flake_install_generator('billing')")
+        .execute(&mut connection)
+        .await
+        .unwrap();
+    let error = connection
+        .execute("TRUNCATE ulid_flake_leases CASCADE")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        database_message(error),
+        "ulid_flake_leases holds ids reserved for the database's generator: expected no TRUNCATE of it, found one"
+    );
+    let mut made: Vec<Id<Invoice>> = Vec::new();
+    for _ in 0..10 {
+        made.push(
+            sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+                .fetch_one(&mut connection)
+                .await
+                .unwrap(),
+        );
+    }
+    connection
+        .execute(
+            "ALTER TABLE ulid_flake_generators DROP CONSTRAINT ulid_flake_generators_reservation; \
+             ALTER TABLE ulid_flake_leases DISABLE TRIGGER ulid_flake_keep_reservation; \
+             DELETE FROM ulid_flake_leases WHERE namespace = 'billing'",
+        )
+        .await
+        .unwrap();
+    let generate = "SELECT ulid_flake_generate('billing')";
+    let error = connection.execute(generate).await.unwrap_err();
+    assert_eq!(database_message(error), RESERVATION_LOST);
+    let lease = ulid_flake_sqlx::lease_postgres(&url, LeaseOptions::new("billing").ids(0..=0))
+        .await
+        .unwrap();
+    let issued = lease.generator().try_generate().unwrap();
+    let last = made.iter().max().unwrap();
+    assert_eq!(issued.scalability_id(), 0);
+    assert!(
+        issued.ms_since_epoch() > last.ms_since_epoch(),
+        "the lease's {issued} not after the database's {last}"
+    );
+    let error = connection.execute(generate).await.unwrap_err();
+    assert_eq!(database_message(error), RESERVATION_LOST);
+    lease.release().unwrap();
 }
 
 /// Any login may take the state's advisory lock: a call then fails after the step's
