@@ -30,9 +30,14 @@
 -- cryptographically secure source).
 --
 -- Limits: one primary. Galera does not replicate Aria tables, so its nodes would not share
--- the state; with binlog_format STATEMENT a replica runs the trigger itself and makes keys of
--- its own (MIXED, the default, and ROW log the rows). A crash between InnoDB's commit and
--- Aria's can lose the state of a stored key: a key repeats only if the clock is then behind it.
+-- the state; with binlog_format STATEMENT a replica would run the trigger itself and make keys
+-- of its own, so the function refuses to make a key then (MIXED, the default, and ROW log the
+-- rows). A crash between InnoDB's commit and Aria's can lose the state of a stored key: a key
+-- repeats only if the clock is then behind it. A database moved elsewhere must take the state
+-- row with it (a whole dump does), or be raised to it before its first key. The install's
+-- lock is released when the procedure ends, not when its transaction does: two installs of
+-- one namespace in explicit transactions at once both reserve an id, and the later one then
+-- fails on ulid_flake_generators' key; roll it back and retry.
 -- A temporary table named ulid_flake_generator_state, ulid_flake_generators or
 -- ulid_flake_leases stands in for the table in its session. An install killed (KILL) while it
 -- holds its namespace's lock keeps it until its session ends; one killed between reserving the
@@ -41,8 +46,9 @@
 -- Binary logging: the function is declared NOT DETERMINISTIC READS SQL DATA, which MariaDB
 -- accepts with binary logging on (a function that declares MODIFIES SQL DATA is refused, error
 -- 1418, unless log_bin_trust_function_creators is on); the server does not check the
--- characteristic, and the function's only write is to its state row. Creating a function with
--- binary logging on needs the SUPER privilege, or log_bin_trust_function_creators on.
+-- characteristic, and the function's only write is to its state row. Creating a function or
+-- a trigger with binary logging on needs the SUPER privilege, or
+-- log_bin_trust_function_creators on.
 --
 -- MySQL 8 (not tested here) has no Aria (MyISAM is its non-transactional engine) and no
 -- RETURNING.
@@ -213,6 +219,12 @@ BEGIN
     DECLARE unix_ms BIGINT DEFAULT clock_ms;
     DECLARE randomness BIGINT;
     DECLARE message VARCHAR(512);
+    -- Logged as a statement, the insert would run the trigger again on each replica, which
+    -- would make keys of its own (MIXED logs the rows of a statement that calls SYSDATE).
+    IF @@log_bin = 1 AND @@session.sql_log_bin = 1 AND @@session.binlog_format = 'STATEMENT' THEN
+        SIGNAL SQLSTATE 'HY000' SET MESSAGE_TEXT =
+            'binary log format STATEMENT: expected ROW or MIXED, found STATEMENT, under which each replica would make keys of its own';
+    END IF;
     IF namespace IS NULL OR LENGTH(namespace) NOT BETWEEN 1 AND 64 THEN
         SET message = CONCAT('invalid namespace: expected 1..=64 bytes, found ',
             COALESCE(LENGTH(namespace), 'NULL'));

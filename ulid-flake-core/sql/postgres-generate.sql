@@ -34,6 +34,10 @@
 --
 -- Limits: one primary. A multi-primary setup (BDR, pgEdge) does not share the state between
 -- nodes. With synchronous_commit off, a crash can lose the state of keys already answered.
+-- A database moved elsewhere must take the sequence with it (a whole dump does; logical
+-- replication does not), or raise it to the old one's before its first key. Two installs of
+-- one namespace at once under REPEATABLE READ or SERIALIZABLE: the later one fails with a
+-- serialization error (its snapshot predates the other's reservation); retry it.
 -- Advisory locks need no privilege: a session that holds this one (pg_advisory_lock(1431062852,
 -- 1179402571)) makes every call fail after waiting 2 s, the step's lock_timeout (ALTER FUNCTION
 -- ulid_flake_next_state(bigint, bigint, bigint) SET lock_timeout = ... to change it), with an

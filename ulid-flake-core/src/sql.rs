@@ -61,16 +61,21 @@
 //! time zone and counted without `UNIX_TIMESTAMP`'s 2038 limit.
 //!
 //! **Getting the key back**: `INSERT … RETURNING id` on PostgreSQL and MariaDB (10.5 and
-//! later). Where a library reads no `RETURNING` from MariaDB (Diesel and SeaORM on their MySQL
-//! backends), or on MySQL, whose `LAST_INSERT_ID()` does not see a key a trigger set, call
+//! later). Where a library reads no `RETURNING` from MariaDB (Diesel on its MySQL backend;
+//! SeaORM unless its `mariadb-use-returning` feature is on), or on MySQL, whose
+//! `LAST_INSERT_ID()` does not see a key a trigger set, call
 //! `SELECT ulid_flake_generate('billing')` first and insert the key it answers (the trigger
 //! keeps a key it is given).
+//!
+//! **The epoch**: install a namespace with the epoch its application's leases use: with a
+//! later one, the database's keys under an id a lease held before the install could meet that
+//! lease's keys.
 //!
 //! **Where it runs**: tested on PostgreSQL 15 and MariaDB 10.11; it needs `gen_random_uuid`
 //! (PostgreSQL 13) and `RANDOM_BYTES` (MariaDB 10.10). It is SQL and PL/pgSQL alone — no
 //! extension to compile — and not tested on a managed database. MariaDB with binary logging on
 //! accepts the function as declared (`NOT DETERMINISTIC READS SQL DATA`); creating any
-//! function there needs `SUPER` or `log_bin_trust_function_creators`. SQLite has no stored
+//! function or trigger there needs `SUPER` or `log_bin_trust_function_creators = 1`. SQLite has no stored
 //! functions, so no generator: let the application make the keys. MySQL 8 cannot run the
 //! MariaDB SQL as written: it lacks Aria (`MyISAM` is its non-transactional engine).
 //!
@@ -83,11 +88,16 @@
 //! itself (grant none on `ulid_flake_make_key`). Install the functions in the schema whose
 //! `ulid_flake_leases` the application's leases use: the reservation is a row of that table.
 //!
-//! **Limits**: one primary — multi-primary setups (Galera, BDR) do not share the state, and
-//! MariaDB replicas under `binlog_format = STATEMENT` would make keys of their own; a crash
-//! that loses the state's last change (PostgreSQL with `synchronous_commit` off; MariaDB
-//! between InnoDB's commit and the state's) repeats a key only if the clock is then behind
-//! it. The SQL files' comments list the rest.
+//! **Limits**: one primary — multi-primary setups (Galera, BDR) do not share the state; on
+//! MariaDB the function refuses `binlog_format = STATEMENT`, under which replicas would make
+//! keys of their own; a crash that loses the state's last change (PostgreSQL with
+//! `synchronous_commit` off; MariaDB between InnoDB's commit and the state's) repeats a key
+//! only if the clock is then behind it. A database moved elsewhere must take the state with
+//! it (the sequence or table `ulid_flake_generator_state`, which PostgreSQL's logical
+//! replication does not copy): raise the new one's to the old one's before its first key.
+//! Concurrent installs of one namespace inside explicit transactions fail but one (a
+//! serialization error under PostgreSQL's `REPEATABLE READ`, a duplicate key on MariaDB):
+//! roll back and retry. The SQL files' comments list the rest.
 //!
 //! **Errors** name the cause: an empty or over-long namespace (`expected 1..=64 bytes`), a
 //! namespace without a generator, one whose 32 ids are all leased, another epoch for an

@@ -879,6 +879,44 @@ async fn mariadb_the_clock_reads_past_2038_in_any_time_zone() {
     assert_eq!(unix_ms(in_2039), 2_177_452_800_123);
 }
 
+/// Under statement-based binary logging each replica would run the trigger itself and make
+/// keys of its own: the function refuses, naming the format, in the trigger and called alone;
+/// MIXED (the default, which logs the rows of these statements) is accepted.
+#[tokio::test]
+async fn mariadb_statement_binary_logging_is_refused() {
+    let url = mysql::fresh_database().await;
+    let mut connection = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    let trigger = ulid_flake_sqlx::sql::mysql_generate_trigger("invoice", "id", "billing");
+    for statement in [
+        "CALL ulid_flake_install_generator('billing', 1704067200000)",
+        "CREATE TABLE invoice (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, total BIGINT)",
+        &trigger,
+        "SET SESSION binlog_format = 'STATEMENT'",
+    ] {
+        connection.execute(sql(statement)).await.unwrap();
+    }
+    for statement in [
+        "INSERT INTO invoice (total) VALUES (1)",
+        "SELECT ulid_flake_generate('billing')",
+    ] {
+        let error = connection.execute(statement).await.unwrap_err();
+        assert_eq!(
+            database_message(error),
+            "binary log format STATEMENT: expected ROW or MIXED, found STATEMENT, under which each replica would make keys of its own"
+        );
+    }
+    connection
+        .execute("SET SESSION binlog_format = 'MIXED'")
+        .await
+        .unwrap();
+    let key: Id<Invoice> =
+        sqlx::query_scalar("INSERT INTO invoice (total) VALUES (1) RETURNING id")
+            .fetch_one(&mut connection)
+            .await
+            .unwrap();
+    assert_eq!(key.scalability_id(), 0);
+}
+
 /// The test server logs binary and does not trust function creators, so the migrations above
 /// passed the check MariaDB makes there (error 1418 otherwise).
 #[tokio::test]

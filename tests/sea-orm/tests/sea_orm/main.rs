@@ -481,8 +481,9 @@ mod database_generator {
     }
 
     /// On MySQL backends SeaORM reads a key back through `LAST_INSERT_ID()`, which does not
-    /// see a trigger's: an insert leaves the key to the trigger without reading it, and one
-    /// that needs the key selects `ulid_flake_generate` first and inserts it.
+    /// see a trigger's, unless its `mariadb-use-returning` feature (not on here) makes it read
+    /// `RETURNING`: an insert leaves the key to the trigger without reading it, and one that
+    /// needs the key selects `ulid_flake_generate` first and inserts it.
     #[tokio::test]
     async fn mariadb_makes_the_key_of_an_insert_that_leaves_it_out() {
         let db = mysql().await;
