@@ -18,11 +18,16 @@
 -- grows; a clock stepped back goes on in the state's millisecond, a full one in the next. The
 -- state is a row of an Aria table, because Aria is not transactional: a rolled-back insert does
 -- not take its key back, and the table's lock is the calling statement's (outside LOCK TABLES),
--- released when the statement ends, not when its transaction does. So an inserter waits for
--- another one's statement (a long INSERT ... SELECT included), and for an open transaction
--- only when that statement itself waits for one of its row locks (a foreign key's parent row
--- locked, a key the transaction inserted): the whole statement holds the state's lock.
--- MariaDB's sequences cannot hold it: SETVAL takes only a literal. The clock is SYSDATE(6) in
+-- released when the statement ends, not when its transaction does. But MariaDB takes it when
+-- the statement starts, for every statement whose triggers or functions name the function (an
+-- insert into a table with the trigger, even one that gives its key): so an inserter waits for
+-- another one's statement (a long INSERT ... SELECT included), and while that statement waits
+-- for a row lock of an open transaction (a foreign key's parent row locked, a key the
+-- transaction inserted), every caller in the database waits, up to innodb_lock_wait_timeout.
+-- Where an insert can wait so, select the key in a statement of its own and insert it into a
+-- table without the trigger. No state without that lock was found: SETVAL takes only a
+-- literal, a stored function may run no dynamic SQL, and a function that inserted into a
+-- sequence deadlocked with the inserts' table locks. The clock is SYSDATE(6) in
 -- UTC, read when the call runs (NOW() is the statement's start), whatever the session's time
 -- zone, and counted in Unix ms without UNIX_TIMESTAMP's 2038 limit. (A server started with
 -- --sysdate-is-now would read the statement's start, which a session's SET TIMESTAMP moves:

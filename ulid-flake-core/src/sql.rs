@@ -53,10 +53,13 @@
 //! share a millisecond's capacity (on average 128 keys). The state and its lock are outside
 //! the caller's transaction: a rolled-back insert does not take its key back. On PostgreSQL
 //! the state is a sequence and the lock a session-level advisory lock taken and released within
-//! each call, so an open transaction makes no other inserter wait. On MariaDB the state is a
-//! row of a non-transactional (Aria) table, whose lock the calling statement holds until it
-//! ends: an inserter waits for another one's statement, and so for an open transaction when
-//! that statement waits for one of its row locks. The clock is the one read when the call runs:
+//! each call, so an open transaction makes no other inserter wait. **On MariaDB it can**: the
+//! state is a row of a non-transactional (Aria) table, which every statement that may call the
+//! function (an insert into a table with the trigger, even one that gives its key) locks when
+//! it starts, until it ends; while one waits for a row lock an open transaction holds, every
+//! caller in the database waits, up to `innodb_lock_wait_timeout` for each such lock. Where an
+//! insert can wait so, select the key in a statement of its own first and insert it into a
+//! table without the trigger. The clock is the one read when the call runs:
 //! PostgreSQL's `clock_timestamp()`, MariaDB's `SYSDATE(6)` read in UTC whatever the session's
 //! time zone and counted without `UNIX_TIMESTAMP`'s 2038 limit.
 //!

@@ -917,6 +917,136 @@ async fn mariadb_statement_binary_logging_is_refused() {
     assert_eq!(key.scalability_id(), 0);
 }
 
+/// MariaDB tables `ledger` (a unique `ref`, so that an insert can wait for another's) and
+/// `receipt`, whose keys come from the generators of `billing` and `other`, made by triggers
+/// when `triggers`, or else inserted by the caller.
+async fn ledger_and_receipt(connection: &mut sqlx::MySqlConnection, triggers: bool) {
+    let mut statements = vec![
+        "CALL ulid_flake_install_generator('billing', 1704067200000)".to_owned(),
+        "CALL ulid_flake_install_generator('other', 1704067200000)".to_owned(),
+        "CREATE TABLE ledger (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, ref VARCHAR(8) NOT NULL UNIQUE)"
+            .to_owned(),
+        "CREATE TABLE receipt (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, total BIGINT)".to_owned(),
+    ];
+    if triggers {
+        statements.push(ulid_flake_sqlx::sql::mysql_generate_trigger(
+            "ledger", "id", "billing",
+        ));
+        statements.push(ulid_flake_sqlx::sql::mysql_generate_trigger(
+            "receipt", "id", "other",
+        ));
+    }
+    for statement in statements {
+        connection.execute(sql(&statement)).await.unwrap();
+    }
+}
+
+/// MariaDB's state is a row of an Aria table, whose lock every statement that may call the
+/// function takes when it starts and keeps until it ends (MariaDB opens and locks all the
+/// tables a statement's triggers and functions use before it runs) — an insert into a table
+/// with the trigger, even one that gives its key. While such a statement waits for a row lock
+/// an open transaction holds, every other caller waits too, in any table and namespace, until
+/// that wait ends: here the waiting insert's, cut to 2 s by its `innodb_lock_wait_timeout`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mariadb_a_statement_waiting_for_a_row_lock_makes_every_inserter_wait() {
+    let url = mysql::fresh_database().await;
+    let mut owner = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    ledger_and_receipt(&mut owner, true).await;
+    let mut first = owner.begin().await.unwrap();
+    first
+        .execute("INSERT INTO ledger (ref) VALUES ('a')")
+        .await
+        .unwrap();
+    let mut second = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    second
+        .execute("SET innodb_lock_wait_timeout = 2")
+        .await
+        .unwrap();
+    let waiting = tokio::spawn(async move {
+        let result = second
+            .execute("INSERT INTO ledger (id, ref) VALUES (1, 'a')")
+            .await
+            .map(|_| ());
+        (result, std::time::Instant::now())
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut third = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    let started = std::time::Instant::now();
+    third
+        .execute("INSERT INTO receipt (total) VALUES (1)")
+        .await
+        .unwrap();
+    let third_done = std::time::Instant::now();
+    let (result, second_done) = waiting.await.unwrap();
+    assert_eq!(
+        database_message(result.unwrap_err()),
+        "Lock wait timeout exceeded; try restarting transaction"
+    );
+    assert!(
+        third_done >= second_done,
+        "the other insert ended {:?} before the waiting one",
+        second_done - third_done
+    );
+    assert!(
+        third_done - started >= Duration::from_secs(1),
+        "the other insert took {:?}",
+        third_done - started
+    );
+    first.rollback().await.unwrap();
+}
+
+/// The way around it on MariaDB: select the key in its own statement, which ends before the
+/// insert waits for anything, and insert it into a table without the trigger. While an insert
+/// waits for an open transaction's row lock, another caller gets its key and inserts it at
+/// once; the waiting insert goes on when the transaction ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mariadb_a_key_selected_first_makes_no_inserter_wait() {
+    let url = mysql::fresh_database().await;
+    let mut owner = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    ledger_and_receipt(&mut owner, false).await;
+    let select = |namespace: &'static str| {
+        sqlx::query_scalar::<_, Id<Invoice>>("SELECT ulid_flake_generate(?)").bind(namespace)
+    };
+    let mut first = owner.begin().await.unwrap();
+    let held = select("billing").fetch_one(&mut *first).await.unwrap();
+    sqlx::query("INSERT INTO ledger (id, ref) VALUES (?, 'a')")
+        .bind(held)
+        .execute(&mut *first)
+        .await
+        .unwrap();
+    let mut second = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    second
+        .execute("SET innodb_lock_wait_timeout = 10")
+        .await
+        .unwrap();
+    let waiting_key = select("billing").fetch_one(&mut second).await.unwrap();
+    let waiting = tokio::spawn(async move {
+        sqlx::query("INSERT INTO ledger (id, ref) VALUES (?, 'a')")
+            .bind(waiting_key)
+            .execute(&mut second)
+            .await
+            .map(|_| ())
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut third = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    let started = std::time::Instant::now();
+    let other_key = select("other").fetch_one(&mut third).await.unwrap();
+    sqlx::query("INSERT INTO receipt (id, total) VALUES (?, 1)")
+        .bind(other_key)
+        .execute(&mut third)
+        .await
+        .unwrap();
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(1),
+        "the other insert took {took:?}"
+    );
+    assert!(!waiting.is_finished(), "the insert of 'a' did not wait");
+    first.rollback().await.unwrap();
+    waiting.await.unwrap().unwrap();
+    assert!(held < waiting_key && waiting_key < other_key);
+}
+
 /// The test server logs binary and does not trust function creators, so the migrations above
 /// passed the check MariaDB makes there (error 1418 otherwise).
 #[tokio::test]
