@@ -319,6 +319,69 @@ macro_rules! generator_tests {
                 lease.release().unwrap();
             }
 
+            /// A namespace installed with another epoch (2025-01-01) makes keys of that epoch:
+            /// read with it, they carry the server's clock.
+            #[tokio::test]
+            async fn an_install_with_another_epoch_makes_keys_of_that_epoch() {
+                let url = fresh_database().await;
+                let mut connection = <$connection>::connect(&url).await.unwrap();
+                let epoch = Epoch::from_unix_ms(1_735_689_600_000).unwrap();
+                let reserved: i16 = sqlx::query_scalar($install_with_epoch)
+                    .bind("billing")
+                    .bind(1_735_689_600_000_i64)
+                    .fetch_one(&mut connection)
+                    .await
+                    .unwrap();
+                assert_eq!(reserved, 0);
+                let before_ms = unix_ms_now();
+                let mut keys = Vec::new();
+                for _ in 0..20 {
+                    keys.push(generate(&mut connection, "ulid_flake_generate", "billing").await.unwrap());
+                }
+                let after_ms = unix_ms_now();
+                for pair in keys.windows(2) {
+                    assert!(pair[0] < pair[1], "{pair:?}");
+                }
+                for key in &keys {
+                    let read = i64::try_from(key.unix_ms(epoch)).unwrap();
+                    assert!(
+                        (before_ms..=after_ms + 1_000).contains(&read),
+                        "{key} read with the install's epoch: {read} ms, the test ran {before_ms}..={after_ms}"
+                    );
+                }
+            }
+
+            /// Two namespaces (each under id 0, the lowest free in its own) share the state:
+            /// two sessions taking keys of both in turn get keys distinct across both and, in
+            /// each session, increasing whichever namespace a key is of.
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn two_namespaces_share_the_state_and_never_share_a_key() {
+                let url = fresh_database().await;
+                let mut connection = <$connection>::connect(&url).await.unwrap();
+                assert_eq!(install(&mut connection, "billing").await, 0);
+                assert_eq!(install(&mut connection, "shipping").await, 0);
+                let sessions = (0..2).map(|_| {
+                    let url = url.clone();
+                    tokio::spawn(async move {
+                        let mut connection = <$connection>::connect(&url).await.unwrap();
+                        let mut keys = Vec::new();
+                        for namespace in ["billing", "shipping"].into_iter().cycle().take(400) {
+                            keys.push(generate(&mut connection, "ulid_flake_generate", namespace).await.unwrap());
+                        }
+                        keys
+                    })
+                });
+                let mut all = HashSet::new();
+                for session in sessions.collect::<Vec<_>>() {
+                    let keys = session.await.unwrap();
+                    for pair in keys.windows(2) {
+                        assert!(pair[0] < pair[1], "not increasing across the namespaces: {pair:?}");
+                    }
+                    all.extend(keys);
+                }
+                assert_eq!(all.len(), 800, "a key of one namespace repeated in the other");
+            }
+
             /// The reserved row and the generator's cannot be changed, deleted or truncated
             /// away; a reservation removed past these guards makes the install fail, naming
             /// the loss, rather than answer an id a lease may take.
