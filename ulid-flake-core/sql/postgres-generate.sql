@@ -48,7 +48,8 @@
 -- What a caller needs: EXECUTE on ulid_flake_generate (PUBLIC's by default), which runs with
 -- its owner's rights (SECURITY DEFINER), so that callers need no right on the state and
 -- cannot set it back. Install the functions in the schema whose ulid_flake_leases the
--- application's leases use: the reservation is in that table.
+-- application's leases use: the reservation is in that table. The installing role must own
+-- that table (or create it here): the reservation's triggers go on it.
 --
 -- Nothing a caller sets changes the state: the clock is the server's and the randomness field
 -- is whole. ulid_flake_make_key(namespace, clock_ms, field_max), which takes both as
