@@ -35,6 +35,7 @@ PAIRS = [
 ]
 # Floors timed in each run beside the pairs, for the breakdown.
 FLOORS = [
+    "generate/1 thread/floor: ulid-flake (TickerClock), a constant increment",
     "floor/uncontended compare_exchange",
     "floor/ThreadRandom::next_u32 (a word)",
     "floor/ThreadRandom::increment_draw(1) (the generator's draw)",

@@ -13,7 +13,7 @@ use ferroid::time::{MonotonicClock, TWITTER_EPOCH};
 use ulid_flake_benchmarks::{time_in_bursts, time_in_bursts_of};
 use ulid_flake_core::UlidFlake;
 use ulid_flake_core::generator::{
-    Clock as _, Generator, RandomSource as _, SystemClock, ThreadRandom, TickerClock,
+    Clock as _, Generator, RandomSource, SystemClock, ThreadRandom, TickerClock,
 };
 
 fn floors(c: &mut Criterion) {
@@ -66,6 +66,15 @@ fn one_thread(c: &mut Criterion) {
     let ticking = ticking_generator();
     group.bench_function("ulid-flake (TickerClock)", |b| {
         b.iter_custom(|iters| time_in_bursts(iters, || black_box(ticking.try_generate()).is_ok()));
+    });
+    // The breakdown: the same call with a constant increment, so without the random draw.
+    let undrawn = Generator::builder()
+        .clock(TickerClock::start().expect("a ticker thread"))
+        .random_source(ConstantIncrement)
+        .build()
+        .expect("a valid configuration");
+    group.bench_function("floor: ulid-flake (TickerClock), a constant increment", |b| {
+        b.iter_custom(|iters| time_in_bursts(iters, || black_box(undrawn.try_generate()).is_ok()));
     });
     let mut ulid = ulid::Generator::new();
     group.bench_function("ulid (Generator)", |b| {
@@ -198,6 +207,16 @@ fn poll_ferroid(ferroid: &AtomicSnowflakeGenerator<SnowflakeTwitterId, Monotonic
             Poll::Pending { yield_for: 0 } => {}
             Poll::Pending { .. } => return false,
         }
+    }
+}
+
+/// A source that draws nothing: every increment is 1 (for the breakdown only; the IDs are
+/// predictable).
+struct ConstantIncrement;
+
+impl RandomSource for ConstantIncrement {
+    fn next_u32(&self) -> u32 {
+        1
     }
 }
 

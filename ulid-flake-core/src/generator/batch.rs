@@ -5,6 +5,7 @@ use super::clock::Clock;
 use super::random::RandomSource;
 use super::state::Generator;
 use crate::error::Error;
+use crate::layout::SCALABILITY_ID_BITS;
 use crate::ulid_flake::UlidFlake;
 
 impl<C: Clock, R: RandomSource> Generator<C, R> {
@@ -53,10 +54,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             || self.now(),
             |last, now, gate, draw| {
                 let first = self.next_after(last, now, gate, draw)?;
-                let (last, filled) = match self.config.entropy_bytes {
-                    1 => self.fill_run::<1>(first, out),
-                    2 => self.fill_run::<2>(first, out),
-                    _ => self.fill_run::<3>(first, out),
+                // The increment's size and place as constants: the loop's shifts are then
+                // by a constant (an x86 shift by a variable count takes three micro-ops).
+                let (last, filled) = match (self.config.entropy_bytes, self.config.randomness_shift)
+                {
+                    (1, 0) => self.fill_run::<1, 0>(first, out),
+                    (2, 0) => self.fill_run::<2, 0>(first, out),
+                    (_, 0) => self.fill_run::<3, 0>(first, out),
+                    (1, _) => self.fill_run::<1, SCALABILITY_ID_BITS>(first, out),
+                    (_, _) => self.fill_run::<2, SCALABILITY_ID_BITS>(first, out),
                 };
                 written = written.max(filled);
                 Ok((last, filled))
@@ -74,13 +80,14 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// Writes `first` and the IDs that follow it in its millisecond into `out`, up to its
     /// end or the field's maximum; returns the last ID written and how many. `N` is the
     /// entropy size in bytes: each increment is `N` random bytes (little-endian), a zero
-    /// skipped, drawn a buffer at a time.
+    /// skipped, drawn a buffer at a time; `SHIFT` is where the randomness starts in the ID.
     #[inline(always)]
-    fn fill_run<const N: usize>(&self, first: u64, out: &mut [UlidFlake]) -> (u64, usize) {
+    fn fill_run<const N: usize, const SHIFT: u32>(
+        &self,
+        first: u64,
+        out: &mut [UlidFlake],
+    ) -> (u64, usize) {
         let max_increment = (1_u64 << (8 * N)) - 1;
-        let shift = self.config.randomness_shift;
-        // A multiplication: one micro-op, where an x86 shift by a variable count takes three.
-        let unit = 1_u64 << shift;
         out[0] = UlidFlake::from_raw(first);
         let mut last = first;
         let mut room = u64::from(self.config.randomness_max - self.config.randomness_of(first));
@@ -90,7 +97,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             let wanted = (out.len() - filled).min(BUFFER / N);
             // While `room` holds every increment of a draw at its largest, no increment
             // needs checking against it: the loop is a prefix sum with no branch but the
-            // zero skip, which is made a conditional step of the output index instead.
+            // zero skip.
             let safe = usize::try_from(room / max_increment).unwrap_or(usize::MAX);
             if safe == 0 {
                 let (end, more) = self.fill_checked::<N>(last, room, &mut out[filled..]);
@@ -101,18 +108,32 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             let slots = &mut out[filled..];
             let start = last;
             let mut issued = 0;
-            for increment in drawn.chunks_exact(N) {
-                let increment = increment_le(increment);
-                // No carry into the timestamp: `room` bounds the sum.
-                last += increment * unit;
-                // A zero writes the entry after the last ID, then stays on it. A draw that
-                // ends on one took less than it could have, so the next draw is not the
-                // checked tail, and its first ID goes over that entry.
-                slots[issued] = UlidFlake::from_raw(last);
-                issued += usize::from(increment != 0);
+            // Eight increments at a time: when none is 0 (97 % of eights with 1-byte
+            // entropy), eight IDs are the running sums of the eight above `last`, stored with
+            // no branch and no dependence on each other but the sum.
+            let mut eights = drawn.chunks_exact(8 * N);
+            for eight in &mut eights {
+                let increments: [u64; 8] =
+                    core::array::from_fn(|k| increment_le(&eight[k * N..][..N]));
+                if increments.iter().all(|&increment| increment != 0) {
+                    let mut sum = 0;
+                    for (slot, increment) in slots[issued..][..8].iter_mut().zip(increments) {
+                        sum += increment;
+                        *slot = UlidFlake::from_raw(last + (sum << SHIFT));
+                    }
+                    last += sum << SHIFT;
+                    issued += 8;
+                } else {
+                    for increment in increments {
+                        issue::<SHIFT>(slots, &mut issued, &mut last, increment);
+                    }
+                }
+            }
+            for increment in eights.remainder().chunks_exact(N) {
+                issue::<SHIFT>(slots, &mut issued, &mut last, increment_le(increment));
             }
             filled += issued;
-            room -= (last - start) >> shift;
+            room -= (last - start) >> SHIFT;
         }
         (last, filled)
     }
@@ -149,6 +170,22 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         }
         (last, filled)
     }
+}
+
+/// Issues the ID `increment` after `last` into `slots[*issued]`; no carry into the
+/// timestamp (the caller's `room` bounds the sum). A zero writes the entry after the last ID,
+/// then stays on it: a draw that ends on one took less than it could have, so the next draw
+/// is not the checked tail, and its first ID goes over that entry.
+#[inline(always)]
+fn issue<const SHIFT: u32>(
+    slots: &mut [UlidFlake],
+    issued: &mut usize,
+    last: &mut u64,
+    increment: u64,
+) {
+    *last += increment << SHIFT;
+    slots[*issued] = UlidFlake::from_raw(*last);
+    *issued += usize::from(increment != 0);
 }
 
 /// The bytes of one bulk draw of increments: a multiple of 1, 2 and 3.

@@ -121,8 +121,8 @@ pub trait RandomSource {
 /// - No system call per value: the OS is asked once per thread (and once after a fork), and
 ///   ChaCha12 stretches that seed.
 /// - Fork-safe: a forked child reseeds before its first value, so parent and child never
-///   continue the same stream (a `pthread_atfork` handler counts forks; each draw compares
-///   one atomic counter).
+///   continue the same stream (a `pthread_atfork` handler counts forks, which each draw
+///   from the stream compares, and discards the bytes the forking thread drew ahead).
 /// - Unpredictable: from IDs already seen, nobody can compute the next increments — though
 ///   with at most 20 random bits per ID, an ID must still never serve as a secret.
 ///
@@ -147,13 +147,13 @@ struct ThreadStream {
 
 thread_local! {
     static STREAM: RefCell<Option<ThreadStream>> = const { RefCell::new(None) };
-    /// Up to 8 bytes of the thread's stream drawn ahead for [`RandomSource::increment_draw`]
-    /// and [`RandomSource::fresh_draw`], the next in the low byte.
-    static AHEAD_BYTES: Cell<u64> = const { Cell::new(0) };
-    /// How many of them are left (the low 4 bits) and the fork count they were drawn under
-    /// (above): a forked child draws its own. Scalars, not a struct, so that the common path
-    /// keeps them in registers.
-    static AHEAD_STATE: Cell<u64> = const { Cell::new(0) };
+    /// A block of the thread's stream drawn ahead for [`RandomSource::increment_draw`] and
+    /// [`RandomSource::fresh_draw`], and 3 bytes that are never a draw's own, so that any
+    /// draw is one 4-byte load.
+    static AHEAD: [Cell<u8>; AHEAD_LEN + 3] = const { [const { Cell::new(0) }; AHEAD_LEN + 3] };
+    /// How many bytes of the block are taken: all of them on a thread's start, and in a
+    /// forked child (see `discard_in_forked_child`).
+    static AHEAD_TAKEN: Cell<usize> = const { Cell::new(AHEAD_LEN) };
 }
 
 impl RandomSource for ThreadRandom {
@@ -205,8 +205,10 @@ fn with_stream<T>(draw: impl FnOnce(&mut ThreadStream) -> T) -> T {
 impl ThreadStream {
     #[cold]
     fn seeded() -> Self {
-        // Count after the handler is in place: a fork from now on changes the count.
+        // Count after the handlers are in place: a fork from now on changes the count, and
+        // discards the bytes drawn ahead.
         fork::watch();
+        discard_in_forked_child();
         let forks = fork::count();
         let mut seed = [0; 32];
         if let Err(error) = getrandom::fill(&mut seed) {
@@ -219,34 +221,66 @@ impl ThreadStream {
     }
 }
 
-/// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word: eight are drawn
-/// from the stream at a time, again when fewer than `bytes` are left or the process forked.
-/// The drawing is out of line, so that the common path inlines into the generator.
+/// How many bytes of the stream are drawn ahead at a time: one block of the cipher.
+const AHEAD_LEN: usize = 64;
+
+/// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word: a thread-local
+/// position, one load of the block and the position stored back; a block is drawn again out
+/// of line when fewer than `bytes` are left (once in 64 IDs with the default one-byte
+/// increments), which is what keeps the stream's cost a byte's, not a word's, per ID.
 #[inline(always)]
 fn take_ahead(bytes: u32) -> u32 {
     // The generator asks for 1..=4; anything else is clamped, so that no byte is handed out
     // twice.
-    let bytes = bytes.clamp(1, 4);
-    let state = AHEAD_STATE.get();
-    let forks = fork::count();
-    let (ahead, left) = if state & 0xF < u64::from(bytes) || state >> 4 != forks {
-        draw_ahead()
-    } else {
-        (AHEAD_BYTES.get(), state & 0xF)
-    };
-    AHEAD_BYTES.set(ahead >> (8 * bytes));
-    // The count read before the draw: a fork since then makes the next call draw again.
-    AHEAD_STATE.set(forks << 4 | (left - u64::from(bytes)));
-    ahead as u32 & (u32::MAX >> (32 - 8 * bytes))
+    let bytes = bytes.clamp(1, 4) as usize;
+    let mut taken = AHEAD_TAKEN.get();
+    if taken + bytes > AHEAD_LEN {
+        draw_ahead();
+        taken = 0;
+    }
+    AHEAD_TAKEN.set(taken + bytes);
+    let word = AHEAD.with(|ahead| {
+        let four = &ahead[taken..taken + 4];
+        u32::from_le_bytes([four[0].get(), four[1].get(), four[2].get(), four[3].get()])
+    });
+    word & (u32::MAX >> (32 - 8 * bytes))
 }
 
-/// Eight bytes of the thread's stream (which reseeds a forked child's stream first), and how
-/// many there are.
+/// A block of the thread's stream (which reseeds a forked child's stream first).
 #[cold]
 #[inline(never)]
-fn draw_ahead() -> (u64, u64) {
-    (with_stream(|stream| stream.rng.next_u64()), 8)
+fn draw_ahead() {
+    let mut block = [0; AHEAD_LEN];
+    with_stream(|stream| stream.rng.fill_bytes(&mut block));
+    AHEAD.with(|ahead| {
+        for (cell, byte) in ahead.iter().zip(block) {
+            cell.set(byte);
+        }
+    });
 }
+
+/// Registers, once per process, a `pthread_atfork` handler that empties the forking
+/// thread's bytes drawn ahead in the child — the only thread a child has — so that the
+/// child draws its own from its reseeded stream, and the common path checks no fork count.
+/// Runs before the first bytes are drawn (the stream's seeding calls it).
+#[cfg(unix)]
+fn discard_in_forked_child() {
+    extern "C" fn discard() {
+        // A const-initialised thread-local without a destructor: a plain store to the
+        // thread's own memory, as a handler run in a freshly forked child must be.
+        AHEAD_TAKEN.set(AHEAD_LEN);
+    }
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        // SAFETY: the handler stores one word, async-signal-safe (see above).
+        let status = unsafe { libc::pthread_atfork(None, None, Some(discard)) };
+        assert!(status == 0, "ulid-flake: pthread_atfork failed ({status})");
+    });
+}
+
+/// Without `fork`, nothing to discard.
+#[cfg(not(unix))]
+fn discard_in_forked_child() {}
 
 /// Shared sources: a test keeps one handle and gives the generator another.
 macro_rules! forward_random {
@@ -287,9 +321,9 @@ mod tests {
     /// and the child's first four differ (equal by chance: 1 in 2^32).
     #[test]
     fn a_forked_child_draws_its_own_bytes_ahead() {
-        // A fresh draw of eight, one taken: seven left for the parent, and for a child that
-        // kept them.
-        AHEAD_STATE.set(0);
+        // A fresh block, one byte taken: 63 left for the parent, and for a child that kept
+        // them.
+        AHEAD_TAKEN.set(AHEAD_LEN);
         take_ahead(1);
         let mut fds = [0; 2];
         // SAFETY: `fds` has room for the two descriptors pipe(2) writes.

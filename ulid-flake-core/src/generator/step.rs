@@ -41,12 +41,41 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     }
 
     /// [`Generator::try_generate`] with `read` as the clock's reading (ms since the epoch).
+    ///
+    /// The common case — an ID that continues the last one's millisecond, the first
+    /// compare-and-swap won — is a few instructions with no call that a value must outlive,
+    /// so nothing is spilled to the stack and stored before the swap (a locked instruction
+    /// waits for every earlier store). Every other case goes on out of line, from the same
+    /// reading and draw.
     #[inline(always)]
     pub(super) fn generate_reading(
         &self,
         read: impl Fn() -> Result<u64, Error>,
     ) -> Result<UlidFlake, Error> {
-        self.reserve(read, |last, now, gate, draw| {
+        let mut begun = self.begin(&read)?;
+        if let Some(next) = self.continue_millisecond(begun) {
+            match self.last.compare_exchange_weak(
+                begun.last,
+                next,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Ok(UlidFlake::from_raw(next)),
+                Err(actual) => begun.last = actual,
+            }
+        }
+        self.generate_from(read, begun)
+    }
+
+    /// The rest of [`Generator::generate_reading`]: every step of the protocol from `last`.
+    #[cold]
+    #[inline(never)]
+    fn generate_from(
+        &self,
+        read: impl Fn() -> Result<u64, Error>,
+        begun: Begun,
+    ) -> Result<UlidFlake, Error> {
+        self.settle(read, begun, |last, now, gate, draw| {
             let next = self.next_after(last, now, gate, draw)?;
             Ok((next, UlidFlake::from_raw(next)))
         })
@@ -60,8 +89,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     pub(super) fn reserve<T>(
         &self,
         read: impl Fn() -> Result<u64, Error>,
-        mut plan: impl FnMut(u64, u64, u64, u32) -> Result<(u64, T), Error>,
+        plan: impl FnMut(u64, u64, u64, u32) -> Result<(u64, T), Error>,
     ) -> Result<T, Error> {
+        let begun = self.begin(&read)?;
+        self.settle(read, begun, plan)
+    }
+
+    /// The protocol up to the compare-and-swap.
+    #[inline(always)]
+    fn begin(&self, read: &impl Fn() -> Result<u64, Error>) -> Result<Begun, Error> {
         let forks = fork::count();
         if forks != self.forks_seen.load(Ordering::Acquire) {
             self.leave_inherited_millisecond(forks);
@@ -73,7 +109,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         // The clock, then the state: the window between loading the state and the
         // compare-and-swap holds no clock read, so two threads on one generator rarely
         // collide.
-        let mut now = read()?;
+        let now = read()?;
         if now >= gate::deadline(gate) {
             return Err(self.lease_not_valid(gate));
         }
@@ -83,7 +119,27 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         // lands in it. One draw serves every turn: it was not used for an ID until the swap
         // succeeds.
         let draw = self.random.increment_draw(self.config.entropy_bytes);
-        let mut last = self.last.load(Ordering::Acquire);
+        Ok(Begun {
+            gate,
+            now,
+            draw,
+            last: self.last.load(Ordering::Acquire),
+        })
+    }
+
+    /// The compare-and-swap loop, from what [`Generator::begin`] read.
+    #[inline(always)]
+    fn settle<T>(
+        &self,
+        read: impl Fn() -> Result<u64, Error>,
+        Begun {
+            gate,
+            mut now,
+            draw,
+            mut last,
+        }: Begun,
+        mut plan: impl FnMut(u64, u64, u64, u32) -> Result<(u64, T), Error>,
+    ) -> Result<T, Error> {
         let mut clock_read_again = false;
         loop {
             let (next, result) = match plan(last, now, gate, draw) {
@@ -213,6 +269,28 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             });
     }
 
+    /// [`Generator::next_after`] in its common case, in a few instructions: `now` is the
+    /// millisecond of `last`, which has the gate's scalability id, and the draw's increment
+    /// is not 0 and fits in the field (no carry into the timestamp). `None` in every other
+    /// case, for `next_after` to handle.
+    #[inline(always)]
+    fn continue_millisecond(
+        &self,
+        Begun {
+            gate,
+            now,
+            draw,
+            last,
+        }: Begun,
+    ) -> Option<u64> {
+        let config = &self.config;
+        let increment = u64::from(draw & config.increment_mask);
+        // No wrap: `last` is below 2^63 but for NO_ID_YET, whose millisecond is no reading.
+        let next = last.wrapping_add(increment * config.increment_unit);
+        let continues = last >> RANDOMNESS_BITS == now && next >> RANDOMNESS_BITS == now;
+        (continues && increment != 0 && (last ^ gate) & config.id_mask == 0).then_some(next)
+    }
+
     /// The ID that follows `last` when the clock reads `now` (ms since the epoch).
     #[inline]
     pub(super) fn next_after(
@@ -293,4 +371,14 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 Some(gate::word(0, gate::scalability_id(word)))
             });
     }
+}
+
+/// What a call has read when it comes to its compare-and-swap: the gate word, the clock's
+/// reading (ms since the epoch), the random draw and the last ID.
+#[derive(Clone, Copy)]
+pub(super) struct Begun {
+    gate: u64,
+    now: u64,
+    draw: u32,
+    last: u64,
 }
