@@ -73,9 +73,14 @@ fn one_thread(c: &mut Criterion) {
         .random_source(ConstantIncrement)
         .build()
         .expect("a valid configuration");
-    group.bench_function("floor: ulid-flake (TickerClock), a constant increment", |b| {
-        b.iter_custom(|iters| time_in_bursts(iters, || black_box(undrawn.try_generate()).is_ok()));
-    });
+    group.bench_function(
+        "floor: ulid-flake (TickerClock), a constant increment",
+        |b| {
+            b.iter_custom(|iters| {
+                time_in_bursts(iters, || black_box(undrawn.try_generate()).is_ok())
+            });
+        },
+    );
     let mut ulid = ulid::Generator::new();
     group.bench_function("ulid (Generator)", |b| {
         b.iter_custom(|iters| time_in_bursts(iters, || black_box(ulid.generate()).is_ok()));
