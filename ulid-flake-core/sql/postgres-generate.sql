@@ -49,7 +49,15 @@
 -- its owner's rights (SECURITY DEFINER), so that callers need no right on the state and
 -- cannot set it back. Install the functions in the schema whose ulid_flake_leases the
 -- application's leases use: the reservation is in that table. The installing role must own
--- that table (or create it here): the reservation's triggers go on it.
+-- that table (or create it here): the reservation's triggers go on it. Since the owner's rights
+-- are a caller's within the call, every name the functions use is looked up in that schema,
+-- then pg_temp (the search_path the last DO block sets): a caller's own schema first on its
+-- search_path, with functions, an operator, tables and a sequence of those names, stands in
+-- for none of them (postgres_a_caller_s_own_schema_first_on_its_search_path_stands_in_for_nothing),
+-- nor does a temporary sequence (postgres_a_temporary_sequence_does_not_stand_in_for_the_state).
+-- So no untrusted role may CREATE in that schema: an operator made there (= of varchar and
+-- text, say) would run with the owner's rights. PostgreSQL 15's public is such a schema; on
+-- earlier versions REVOKE CREATE ON SCHEMA public FROM PUBLIC, or install in another.
 --
 -- Nothing a caller sets changes the state: the clock is the server's and the randomness field
 -- is whole. ulid_flake_make_key(namespace, clock_ms, field_max), which takes both as

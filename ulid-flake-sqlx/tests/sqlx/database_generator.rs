@@ -781,6 +781,95 @@ async fn postgres_a_role_with_execute_alone_gets_keys_and_can_move_nothing() {
     }
 }
 
+/// `ulid_flake_generate` runs with its owner's rights, and each function's `search_path` is set
+/// to the schema it was created in, then `pg_temp`: a role with `EXECUTE` on it and `CREATE` on
+/// a schema of its own, first on its `search_path`, where it puts a stand-in for every name the
+/// functions use unqualified — the four functions, the `=` of `varchar` and `text`, the two
+/// tables and the sequence — runs none of them with the owner's rights. Each stand-in
+/// function would set the state back to 0 and the key would be 42: the key goes on from a
+/// state the owner put 60 s ahead, in its millisecond, under the reserved id.
+#[tokio::test]
+async fn postgres_a_caller_s_own_schema_first_on_its_search_path_stands_in_for_nothing() {
+    let url = postgres::fresh_database().await;
+    let mut owner = sqlx::PgConnection::connect(&url).await.unwrap();
+    let role = unique_name("impostor_role");
+    owner
+        .execute(sql(&format!(
+            "SELECT ulid_flake_install_generator('billing'); \
+             CREATE ROLE {role} LOGIN PASSWORD 'own-schema'; \
+             CREATE SCHEMA {role}; \
+             GRANT USAGE, CREATE ON SCHEMA {role} TO {role}"
+        )))
+        .await
+        .unwrap();
+    let mut caller = sqlx::PgConnection::connect(&as_user(&url, &role, "own-schema"))
+        .await
+        .unwrap();
+    let set_back = "PERFORM setval('public.ulid_flake_generator_state', 0);";
+    caller
+        .execute(sql(&format!(
+            "SET search_path = {role}, public; \
+             CREATE FUNCTION ulid_flake_make_key(namespace text, clock_ms bigint, field_max bigint) \
+                 RETURNS bigint LANGUAGE plpgsql AS $$ BEGIN {set_back} RETURN 42; END $$; \
+             CREATE FUNCTION ulid_flake_check_namespace(namespace text) RETURNS void \
+                 LANGUAGE plpgsql AS $$ BEGIN {set_back} END $$; \
+             CREATE FUNCTION ulid_flake_check_reservation(namespace text, scalability_id smallint) \
+                 RETURNS void LANGUAGE plpgsql AS $$ BEGIN {set_back} END $$; \
+             CREATE FUNCTION ulid_flake_next_state(clock_ms bigint, field_max bigint, epoch_ms bigint) \
+                 RETURNS bigint LANGUAGE plpgsql AS $$ BEGIN {set_back} RETURN 0; END $$; \
+             CREATE FUNCTION impostor_equals(varchar, text) RETURNS boolean \
+                 LANGUAGE plpgsql AS $$ BEGIN {set_back} RETURN true; END $$; \
+             CREATE OPERATOR = (LEFTARG = varchar, RIGHTARG = text, FUNCTION = impostor_equals); \
+             CREATE TABLE ulid_flake_leases (namespace VARCHAR(64), scalability_id SMALLINT, \
+                 holder BIGINT, expires_at_us BIGINT); \
+             INSERT INTO ulid_flake_leases VALUES \
+                 ('billing', 31, -9223372036854775808, 9223372036854775807); \
+             CREATE TABLE ulid_flake_generators (namespace VARCHAR(64), scalability_id SMALLINT, \
+                 epoch_ms BIGINT); \
+             INSERT INTO ulid_flake_generators VALUES ('billing', 31, 0); \
+             CREATE SEQUENCE ulid_flake_generator_state AS bigint MINVALUE 0 START 0"
+        )))
+        .await
+        .unwrap();
+    // The state 60 s ahead of the clock, at randomness 0: the next key is in its millisecond.
+    owner
+        .execute(
+            "SET ulid_flake_test.clock_offset_ms = '60000'; \
+             SET ulid_flake_test.randomness_max = '0'",
+        )
+        .await
+        .unwrap();
+    let ahead: Id<Invoice> = sqlx::query_scalar("SELECT test_generate('billing')")
+        .fetch_one(&mut owner)
+        .await
+        .unwrap();
+    assert_eq!(
+        (ahead.scalability_id(), ahead.scalable_randomness()),
+        (0, 0)
+    );
+    let key: Id<Invoice> = sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+        .fetch_one(&mut caller)
+        .await
+        .unwrap();
+    assert_eq!(
+        (key.ms_since_epoch(), key.scalability_id()),
+        (ahead.ms_since_epoch(), 0),
+        "{ahead} then {key}"
+    );
+    assert!(
+        (1..=255).contains(&key.scalable_randomness()),
+        "{ahead} then {key}"
+    );
+    let state: i64 = sqlx::query_scalar("SELECT last_value FROM ulid_flake_generator_state")
+        .fetch_one(&mut owner)
+        .await
+        .unwrap();
+    assert_eq!(
+        state,
+        (unix_ms(key) << 15) | i64::from(key.scalable_randomness())
+    );
+}
+
 /// A user with `INSERT` on a table (the trigger runs as its definer) and `EXECUTE` on
 /// `ulid_flake_generate` alone gets keys both ways, and nothing it sets moves the state: the
 /// user variables `test_generate` reads (`@ulid_flake_test_clock_offset_ms`,
