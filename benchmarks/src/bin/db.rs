@@ -2,15 +2,22 @@
 //! runs it in full; `scripts/test.sh` runs it in smoke mode (`--smoke`) so that it cannot rot.
 //!
 //! On PostgreSQL (`ULID_FLAKE_TEST_POSTGRES_URL`) and MariaDB with InnoDB
-//! (`ULID_FLAKE_TEST_MYSQL_URL`), both started by `scripts/with-databases.sh`, it fills one
-//! table per kind of primary key:
+//! (`ULID_FLAKE_TEST_MYSQL_URL`), both started by `scripts/with-databases.sh`, it works in a
+//! scratch database of its own (`ulid_flake_test_bench_<pid>`, dropped at the end) and fills
+//! one table per kind of primary key:
 //!
 //! | key | PostgreSQL | MariaDB |
 //! |---|---|---|
 //! | auto-increment (the baseline) | `BIGINT GENERATED ALWAYS AS IDENTITY` | `BIGINT AUTO_INCREMENT` |
 //! | Ulid-Flake, `Id<T>` from the core's `Generator` | `BIGINT` | `BIGINT` |
+//! | Ulid-Flake, made by the database | `BIGINT DEFAULT ulid_flake_generate('bench')` | `BIGINT NOT NULL DEFAULT 0` and the `BEFORE INSERT` trigger of `sql::mysql_generate_trigger` |
 //! | UUIDv7 | `uuid` | `UUID` (native since 10.7; since 10.11.5 it stores v6+ unswapped, in byte order) |
 //! | UUIDv4 | `uuid` | `UUID` |
+//!
+//! The database's generator is the core's SQL (`sql::POSTGRES_GENERATOR`,
+//! `sql::MYSQL_GENERATOR`, which also create the lease table it reserves its scalability id
+//! in), installed once per run with `ulid_flake_install_generator('bench')` (on MariaDB with
+//! the default epoch named). Its inserts leave the key out, as auto-increment's do.
 //!
 //! MariaDB's native `UUID` rather than `BINARY(16)`: the same 16 bytes, and on this server
 //! version (10.11.5 and later) a UUIDv7 is kept in its own byte order, so both are time-ordered
@@ -21,52 +28,106 @@
 //! is the key. Rows go in through sqlx in multi-row `INSERT … VALUES` statements of `--batch`
 //! rows (1,000), one statement per transaction, on one connection; keys and timestamps are
 //! made while the batch is built, as an application would. `created_at` is the key's own
-//! timestamp for Ulid-Flake and UUIDv7, the system clock for the others.
+//! timestamp for Ulid-Flake and UUIDv7, the system clock for the others (a key made by the
+//! database carries the database's clock when the row went in, a little later).
 //!
-//! The kinds run one after another, each on a fresh table that is dropped once measured (so
-//! the next one has the disk and the buffer cache to itself), after an untimed round of all
-//! four on 10 batches that warms up the connection and the server.
+//! # Method: repetitions, the kinds interleaved
 //!
-//! Reported, as Markdown on stdout, with ratios against the auto-increment key:
+//! One run is not enough (single runs moved a lookup ratio from 1.26 × to 1.02 ×), so the
+//! benchmark is repeated `--repetitions` times (5), each from fresh tables, and within a
+//! repetition the kinds share the server's state instead of taking turns:
 //!
-//! - the insert rate of every segment of `--segment` rows (500,000), and over all rows;
+//! - the five tables are filled side by side, batch by batch: one batch of every kind in turn,
+//!   the order changing from a batch to the next by a Williams design (a sequence shifted by
+//!   one kind a step and reversed every five steps; the start shifted by the repetition): over
+//!   any ten steps every kind takes every position twice and comes right after every other
+//!   kind twice, so that all meet the same checkpoints, autovacuum runs and cache state, and
+//!   none always meets what one other left (a plain rotation put auto-increment after UUIDv4
+//!   every time, and on MariaDB UUIDv4's scattered reads empty the small buffer pool). A
+//!   kind's segment time is the sum of its own batches' times (building the batch and its
+//!   `INSERT`);
+//! - then kind by kind, in the same design's order for the repetition: the sizes, and an
+//!   untimed read-back of every row (`SELECT id, created_at`), which gives the database-made
+//!   keys and leaves every table read once;
+//! - point lookups: lookup *i* reads the same row position, drawn at random, from every kind
+//!   in turn, in the design's order for step *i*; `--lookups` / 10 untimed lookups the same
+//!   way first;
+//! - window scans (`--scans`, 10: one whole cycle of the design): scan *i* on every kind in
+//!   turn, in the design's order, by key and by `created_at` alternately first, each timed
+//!   run right after an untimed run of the same query. So every kind is timed with its
+//!   window's pages as cached as they can be, the same state for all (without it, on MariaDB,
+//!   whose 64 MiB buffer pool UUIDv4's scattered window empties, a kind scanned both ways found
+//!   its rows' pages just read by its other way half of the time, and auto-increment never:
+//!   its `created_at` scans came out 1.3 × slower than Ulid-Flake's on the same plan and the
+//!   same pages). UUIDv4's window on MariaDB cannot be cached whole: its rows lie on more
+//!   pages than the buffer pool holds.
+//!
+//! An untimed repetition of 10 batches a kind first warms up the connections and the servers.
+//!
+//! # Report
+//!
+//! Markdown on stdout. Its header names the machine: the CPU model and count, the memory, the
+//! load average (`/proc/loadavg`) at the start and the end of the run, the run's time. Every
+//! figure is the median of the repetitions with its range (min–max); `× auto-increment` is the
+//! ratio to auto-increment's figure *within* each repetition, then the median and range of those
+//! ratios, marked `≠` when the range excludes 1.00 (a difference beyond the spread) and `≈` when
+//! it includes 1.00 (no difference beyond the spread). The figures:
+//!
+//! - the insert rate of every segment of `--segment` rows (100,000), and over all rows;
 //! - sizes after `VACUUM (ANALYZE)` / `ANALYZE TABLE`. PostgreSQL: `pg_table_size` (heap) and
 //!   `pg_relation_size` of the primary-key and `created_at` indexes. MariaDB:
 //!   `information_schema.TABLES`' `DATA_LENGTH` and `INDEX_LENGTH`. InnoDB clusters the table
 //!   on its primary key, so the primary index *is* the table (`DATA_LENGTH`: rows and key
 //!   together) and the secondary index holds a copy of the key in every entry
 //!   (`INDEX_LENGTH`); the size of the key's own B-tree levels is not measurable apart;
-//! - point lookups (`WHERE id = ?`, one row each) on `--lookups` (10,000) random existing keys,
-//!   p50 and p99;
+//! - point lookups (`WHERE id = ?`, one row each) on `--lookups` (10,000) random existing
+//!   keys, p50 and p99;
 //! - a time-window range scan fetching the rows made during a window that holds 1% of them
-//!   (the median of `--scans` runs). Every kind answers it through the `created_at` index,
-//!   which all four tables carry; Ulid-Flake (`Id::range_for`) and UUIDv7 (the same
-//!   millisecond bounds in its first 48 bits) also answer it through the primary key alone,
-//!   which UUIDv4 and auto-increment keys cannot (`—`). Both ways must return the same rows.
+//!   (the median of `--scans` runs): from the first batch boundary at or after 45% where the
+//!   clock steps to the first such one 1% later. Every kind answers it through the `created_at` index,
+//!   which all five tables carry; the time-ordered keys also answer it through the primary key
+//!   alone, which UUIDv4 and auto-increment keys cannot (`—`): Ulid-Flake by `Id::range_for`
+//!   of the window, UUIDv7 by the same millisecond bounds in its first 48 bits. For the
+//!   database-made keys the window by key is in the keys' own milliseconds, from the same row
+//!   to the same row (the bounds are put where both the key's clock and `created_at` step).
+//!   Both ways must return the same rows.
 //!
-//! Also written: a CSV of the segment rates (`--csv`, default `benchmarks/db-insert-rate.csv`)
-//! and an SVG chart of the insert rate over rows, four lines per database (`--svg`, default
-//! `benchmarks/db-insert-rate.svg`, committed next to BENCHMARKS.md).
+//! Also written: a CSV of the segment rates' medians, minimums and maximums (`--csv`, default
+//! `benchmarks/db-insert-rate.csv`) and an SVG chart of the median insert rate over rows, with
+//! min–max bars, five lines per database (`--svg`, default `benchmarks/db-insert-rate.svg`,
+//! committed next to BENCHMARKS.md).
 //!
 //! ```text
-//! db [--rows N] [--segment N] [--batch N] [--lookups N] [--scans N]
-//!    [--databases postgres,mariadb] [--csv PATH] [--svg PATH] [--smoke]
+//! db [--rows N] [--segment N] [--batch N] [--lookups N] [--scans N] [--repetitions N]
+//!    [--databases postgres,mariadb] [--csv PATH] [--svg PATH] [--smoke] [--explain]
 //! ```
 //!
-//! `--smoke` runs 5,000 rows in segments of 1,000 with 1,000 lookups and writes the CSV and
-//! SVG to the temp directory unless given paths, and prints no progress: it takes seconds.
+//! `--explain` prints to stderr, after the last repetition's measurements, how each window
+//! scan runs: on PostgreSQL `EXPLAIN (ANALYZE, BUFFERS)` of the query prepared as the timed
+//! one is, with the plan cache's own choice, a custom plan and a generic plan; on MariaDB
+//! `ANALYZE FORMAT=JSON`.
+//!
+//! The full run's defaults: 1,000,000 rows a kind in segments of 100,000, 5 repetitions.
+//! `--smoke` runs 5,000 rows in segments of 1,000 with 400 lookups, 2 repetitions, and writes
+//! the CSV and SVG to the temp directory unless given paths, and prints no progress: it takes
+//! seconds.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use sqlx::{AssertSqlSafe, MySql, MySqlPool, PgPool, Postgres, QueryBuilder};
 use ulid_flake_core::generator::Generator;
+use ulid_flake_core::sql::{MYSQL_GENERATOR, POSTGRES_GENERATOR, mysql_generate_trigger};
 use ulid_flake_core::{Epoch, Id, UnixMs};
 use uuid::Uuid;
 
 /// The rows' type, for `Id<Event>`.
 struct Event;
+
+/// The namespace of the database's generator.
+const NAMESPACE: &str = "bench";
 
 /// The settings, from the command line.
 #[derive(Clone, Debug)]
@@ -76,42 +137,50 @@ struct Settings {
     batch: usize,
     lookups: usize,
     scans: usize,
+    repetitions: usize,
     databases: Vec<Database>,
     csv: String,
     svg: String,
-    /// Whether to print every segment's rate to stderr as it ends (not in smoke mode).
+    /// Whether to print every segment's rates to stderr as it ends (not in smoke mode).
     progress: bool,
+    /// Whether to print the plans of the last repetition's window scans to stderr.
+    explain: bool,
 }
 
 impl Settings {
     fn from_args() -> Self {
         let mut args = std::env::args().skip(1).collect::<Vec<_>>();
         let smoke = args.iter().any(|arg| arg == "--smoke");
-        args.retain(|arg| arg != "--smoke");
+        let explain = args.iter().any(|arg| arg == "--explain");
+        args.retain(|arg| arg != "--smoke" && arg != "--explain");
         let temp = std::env::temp_dir();
         let mut settings = if smoke {
             Self {
                 rows: 5_000,
                 segment: 1_000,
                 batch: 1_000,
-                lookups: 1_000,
+                lookups: 400,
                 scans: 3,
+                repetitions: 2,
                 databases: vec![Database::Postgres, Database::MariaDb],
                 csv: temp.join("db-insert-rate.csv").display().to_string(),
                 svg: temp.join("db-insert-rate.svg").display().to_string(),
                 progress: false,
+                explain,
             }
         } else {
             Self {
-                rows: 5_000_000,
-                segment: 500_000,
+                rows: 1_000_000,
+                segment: 100_000,
                 batch: 1_000,
                 lookups: 10_000,
-                scans: 5,
+                scans: 10,
+                repetitions: 5,
                 databases: vec![Database::Postgres, Database::MariaDb],
                 csv: "benchmarks/db-insert-rate.csv".into(),
                 svg: "benchmarks/db-insert-rate.svg".into(),
                 progress: true,
+                explain,
             }
         };
         let mut args = args.into_iter();
@@ -137,6 +206,7 @@ impl Settings {
                 "--batch" => settings.batch = number(),
                 "--lookups" => settings.lookups = number(),
                 "--scans" => settings.scans = number(),
+                "--repetitions" => settings.repetitions = number(),
                 "--csv" => settings.csv = value,
                 "--svg" => settings.svg = value,
                 "--databases" => {
@@ -160,6 +230,12 @@ impl Settings {
                 settings.rows, settings.segment, settings.batch
             ));
         }
+        if settings.rows < 100 {
+            usage(&format!(
+                "expected at least 100 --rows (the window scan takes 1% of them), found {}",
+                settings.rows
+            ));
+        }
         settings
     }
 }
@@ -168,7 +244,8 @@ fn usage(problem: &str) -> ! {
     eprintln!("db: {problem}");
     eprintln!(
         "usage: db [--rows N] [--segment N] [--batch N] [--lookups N] [--scans N] \
-         [--databases postgres,mariadb] [--csv PATH] [--svg PATH] [--smoke]"
+         [--repetitions N] [--databases postgres,mariadb] [--csv PATH] [--svg PATH] [--smoke] \
+         [--explain]"
     );
     std::process::exit(2)
 }
@@ -193,14 +270,19 @@ impl Database {
 enum Kind {
     AutoIncrement,
     UlidFlake,
+    UlidFlakeDatabase,
     UuidV7,
     UuidV4,
 }
 
+/// How many kinds there are.
+const KINDS: usize = Kind::ALL.len();
+
 impl Kind {
-    const ALL: [Self; 4] = [
+    const ALL: [Self; 5] = [
         Self::AutoIncrement,
         Self::UlidFlake,
+        Self::UlidFlakeDatabase,
         Self::UuidV7,
         Self::UuidV4,
     ];
@@ -209,8 +291,17 @@ impl Kind {
         match self {
             Self::AutoIncrement => "auto-increment",
             Self::UlidFlake => "Ulid-Flake",
+            Self::UlidFlakeDatabase => "Ulid-Flake, made by the database",
             Self::UuidV7 => "UUIDv7",
             Self::UuidV4 => "UUIDv4",
+        }
+    }
+
+    /// The name in the chart's legend.
+    fn short_name(self) -> &'static str {
+        match self {
+            Self::UlidFlakeDatabase => "Ulid-Flake, by the DB",
+            _ => self.name(),
         }
     }
 
@@ -218,30 +309,68 @@ impl Kind {
         match self {
             Self::AutoIncrement => "bench_auto_increment",
             Self::UlidFlake => "bench_ulid_flake",
+            Self::UlidFlakeDatabase => "bench_ulid_flake_database",
             Self::UuidV7 => "bench_uuid_v7",
             Self::UuidV4 => "bench_uuid_v4",
         }
     }
 
-    fn column(self, database: Database) -> &'static str {
+    fn column(self, database: Database) -> String {
         match (self, database) {
-            (Self::AutoIncrement, Database::Postgres) => "BIGINT GENERATED ALWAYS AS IDENTITY",
-            (Self::AutoIncrement, Database::MariaDb) => "BIGINT AUTO_INCREMENT",
-            (Self::UlidFlake, _) => "BIGINT",
-            (Self::UuidV7 | Self::UuidV4, Database::Postgres) => "uuid",
-            (Self::UuidV7 | Self::UuidV4, Database::MariaDb) => "UUID",
+            (Self::AutoIncrement, Database::Postgres) => {
+                "BIGINT GENERATED ALWAYS AS IDENTITY".into()
+            }
+            (Self::AutoIncrement, Database::MariaDb) => "BIGINT AUTO_INCREMENT".into(),
+            (Self::UlidFlake, _) => "BIGINT".into(),
+            (Self::UlidFlakeDatabase, Database::Postgres) => {
+                format!("BIGINT DEFAULT ulid_flake_generate('{NAMESPACE}')")
+            }
+            // The trigger sets it; the default lets an insert leave it out.
+            (Self::UlidFlakeDatabase, Database::MariaDb) => "BIGINT NOT NULL DEFAULT 0".into(),
+            (Self::UuidV7 | Self::UuidV4, Database::Postgres) => "uuid".into(),
+            (Self::UuidV7 | Self::UuidV4, Database::MariaDb) => "UUID".into(),
         }
     }
 
-    /// The SVG line colour.
-    fn colour(self) -> &'static str {
+    /// Whether the database makes the key, so that the inserts leave it out.
+    fn made_by_database(self) -> bool {
+        matches!(self, Self::AutoIncrement | Self::UlidFlakeDatabase)
+    }
+
+    /// Whether the key is time-ordered, so that a time window is a key range.
+    fn time_ordered(self) -> bool {
+        matches!(
+            self,
+            Self::UlidFlake | Self::UlidFlakeDatabase | Self::UuidV7
+        )
+    }
+
+    /// The SVG line colour, and whether the line is dashed.
+    fn colour(self) -> (&'static str, bool) {
         match self {
-            Self::AutoIncrement => "#7f7f7f",
-            Self::UlidFlake => "#d62728",
-            Self::UuidV7 => "#1f77b4",
-            Self::UuidV4 => "#ff7f0e",
+            Self::AutoIncrement => ("#7f7f7f", false),
+            Self::UlidFlake => ("#d62728", false),
+            Self::UlidFlakeDatabase => ("#8c564b", true),
+            Self::UuidV7 => ("#1f77b4", false),
+            Self::UuidV4 => ("#ff7f0e", false),
         }
     }
+}
+
+/// The first sequence of a Williams design for five kinds: 0, 1, n − 1, 2, n − 2.
+const WILLIAMS: [usize; KINDS] = [0, 1, 4, 2, 3];
+
+/// The order in which the kinds (indexes into [`Kind::ALL`]) take their turn at `step`: a
+/// Williams design, the sequence [`WILLIAMS`] shifted by the step, reversed every [`KINDS`]
+/// steps. Over any `2 × KINDS` consecutive steps every kind is in every position twice and
+/// comes right after every other kind twice, so that no kind always meets the state another
+/// one left (a plain rotation would have put auto-increment after UUIDv4 every time).
+fn order(step: usize) -> [usize; KINDS] {
+    let mut kinds = WILLIAMS.map(|kind| (kind + step) % KINDS);
+    if (step / KINDS) % 2 == 1 {
+        kinds.reverse();
+    }
+    kinds
 }
 
 /// One row's key; `None` when the database assigns it.
@@ -252,7 +381,7 @@ enum Key {
     Uuid(Uuid),
 }
 
-/// The keys of a filled table, for the lookups.
+/// The keys of a filled table, for the lookups, in the order of its rows' positions.
 enum Keys {
     AutoIncrement,
     UlidFlake(Vec<Id<Event>>),
@@ -286,10 +415,10 @@ struct RowMaker {
 impl RowMaker {
     fn row(&self, index: usize) -> Row {
         let (key, created_ms) = match self.kind {
-            Kind::AutoIncrement => (Key::None, unix_ms_now()),
+            Kind::AutoIncrement | Kind::UlidFlakeDatabase => (Key::None, unix_ms_now()),
             Kind::UlidFlake => {
                 let id: Id<Event> = self.generator.generate().unwrap().into();
-                (Key::UlidFlake(id), id.unix_ms(Epoch::DEFAULT) as i64)
+                (Key::UlidFlake(id), key_ms(id))
             }
             Kind::UuidV7 => {
                 let uuid = Uuid::now_v7();
@@ -307,6 +436,11 @@ impl RowMaker {
             body,
         }
     }
+}
+
+/// A Ulid-Flake key's Unix millisecond, by the default epoch (the generators' both).
+fn key_ms(id: Id<Event>) -> i64 {
+    id.unix_ms(Epoch::DEFAULT) as i64
 }
 
 fn unix_ms_now() -> i64 {
@@ -341,8 +475,23 @@ struct Sizes {
     created_at_index: i64,
 }
 
-impl Pool {
-    async fn connect(database: Database) -> Self {
+/// What the untimed read-back of a table found: the number of rows, and for the
+/// database-made keys every key with its row's `created_at`, in key order.
+struct ReadBack {
+    rows: usize,
+    keys: Option<Vec<(Id<Event>, i64)>>,
+}
+
+/// The benchmark's scratch database on a server, created at the start and dropped at the end.
+struct Scratch {
+    database: Database,
+    /// The URL of the server's test database, from which the scratch one is made and dropped.
+    url: String,
+    name: String,
+}
+
+impl Scratch {
+    async fn create(database: Database) -> (Self, Pool) {
         let (variable, script) = match database {
             Database::Postgres => ("ULID_FLAKE_TEST_POSTGRES_URL", "PostgreSQL"),
             Database::MariaDb => ("ULID_FLAKE_TEST_MYSQL_URL", "MariaDB"),
@@ -350,17 +499,61 @@ impl Pool {
         let url = std::env::var(variable).unwrap_or_else(|_| {
             panic!("expected {variable} set, found none: run through scripts/with-databases.sh, which starts {script}")
         });
+        // Its own database, so that the generator's state and lease table are the benchmark's
+        // and nothing of the tests' database is touched (the user may create ulid_flake_test_*).
+        let scratch = Self {
+            database,
+            url,
+            name: format!("ulid_flake_test_bench_{}", std::process::id()),
+        };
+        let admin = Pool::connect(database, &scratch.url).await;
+        admin
+            .execute(format!("DROP DATABASE IF EXISTS {}", scratch.name))
+            .await;
+        admin
+            .execute(format!("CREATE DATABASE {}", scratch.name))
+            .await;
+        admin.close().await;
+        let (server, _) = scratch.url.rsplit_once('/').unwrap();
+        let pool = Pool::connect(database, &format!("{server}/{}", scratch.name)).await;
+        (scratch, pool)
+    }
+
+    async fn drop(self, pool: Pool) {
+        pool.close().await;
+        let admin = Pool::connect(self.database, &self.url).await;
+        admin
+            .execute(format!("DROP DATABASE IF EXISTS {}", self.name))
+            .await;
+        admin.close().await;
+    }
+}
+
+impl Pool {
+    async fn connect(database: Database, url: &str) -> Self {
         // One connection: the inserts and lookups are sequential, as one client's would be.
-        let options = sqlx::pool::PoolOptions::new().max_connections(1);
         match database {
-            Database::Postgres => Self::Postgres(options.connect(&url).await.unwrap()),
-            Database::MariaDb => Self::MariaDb(
+            Database::Postgres => Self::Postgres(
                 sqlx::pool::PoolOptions::new()
                     .max_connections(1)
-                    .connect(&url)
+                    .connect(url)
                     .await
                     .unwrap(),
             ),
+            Database::MariaDb => Self::MariaDb(
+                sqlx::pool::PoolOptions::new()
+                    .max_connections(1)
+                    .connect(url)
+                    .await
+                    .unwrap(),
+            ),
+        }
+    }
+
+    async fn close(self) {
+        match self {
+            Self::Postgres(pool) => pool.close().await,
+            Self::MariaDb(pool) => pool.close().await,
         }
     }
 
@@ -415,6 +608,33 @@ impl Pool {
         }
     }
 
+    /// Installs the database's generator from the core's SQL (with its lease table) and
+    /// reserves a scalability id for [`NAMESPACE`].
+    async fn install_generator(&self) {
+        match self {
+            Self::Postgres(pool) => {
+                sqlx::raw_sql(POSTGRES_GENERATOR)
+                    .execute(pool)
+                    .await
+                    .unwrap();
+                sqlx::query("SELECT ulid_flake_install_generator($1)")
+                    .bind(NAMESPACE)
+                    .fetch_all(pool)
+                    .await
+                    .unwrap();
+            }
+            Self::MariaDb(pool) => {
+                sqlx::raw_sql(MYSQL_GENERATOR).execute(pool).await.unwrap();
+                sqlx::query("CALL ulid_flake_install_generator(?, ?)")
+                    .bind(NAMESPACE)
+                    .bind(Epoch::DEFAULT.unix_ms() as i64)
+                    .fetch_all(pool)
+                    .await
+                    .unwrap();
+            }
+        }
+    }
+
     async fn create(&self, kind: Kind) {
         let table = kind.table();
         let column = kind.column(self.database());
@@ -435,11 +655,15 @@ impl Pool {
             "CREATE INDEX {table}_created_at ON {table} (created_at)"
         ))
         .await;
+        if kind == Kind::UlidFlakeDatabase && self.database() == Database::MariaDb {
+            self.execute(mysql_generate_trigger(table, "id", NAMESPACE))
+                .await;
+        }
     }
 
     async fn insert(&self, kind: Kind, rows: &[Row]) {
         let table = kind.table();
-        let columns = if kind == Kind::AutoIncrement {
+        let columns = if kind.made_by_database() {
             "created_at, body"
         } else {
             "id, created_at, body"
@@ -516,6 +740,45 @@ impl Pool {
         }
     }
 
+    /// Reads every row's key and `created_at` back, the same query for every kind; keeps
+    /// them only for the database-made keys, whose values the benchmark does not know.
+    async fn read_back(&self, kind: Kind) -> ReadBack {
+        let sql = AssertSqlSafe(format!("SELECT id, created_at FROM {}", kind.table()));
+        let keep = kind == Kind::UlidFlakeDatabase;
+        let (rows, mut keys) = match self {
+            Self::Postgres(pool) => {
+                let rows = sqlx::query(sql).fetch_all(pool).await.unwrap();
+                let keys = keep.then(|| {
+                    rows.iter()
+                        .map(|row| {
+                            let (id, created): (Id<Event>, DateTime<Utc>) =
+                                sqlx::FromRow::from_row(row).unwrap();
+                            (id, created.timestamp_millis())
+                        })
+                        .collect::<Vec<_>>()
+                });
+                (rows.len(), keys)
+            }
+            Self::MariaDb(pool) => {
+                let rows = sqlx::query(sql).fetch_all(pool).await.unwrap();
+                let keys = keep.then(|| {
+                    rows.iter()
+                        .map(|row| {
+                            let (id, created): (Id<Event>, NaiveDateTime) =
+                                sqlx::FromRow::from_row(row).unwrap();
+                            (id, created.and_utc().timestamp_millis())
+                        })
+                        .collect::<Vec<_>>()
+                });
+                (rows.len(), keys)
+            }
+        };
+        if let Some(keys) = &mut keys {
+            keys.sort_unstable_by_key(|&(id, _)| id);
+        }
+        ReadBack { rows, keys }
+    }
+
     /// One point lookup; panics unless exactly one row has the key.
     async fn lookup(&self, kind: Kind, key: Key, row: usize) -> Duration {
         let sql = format!("SELECT created_at, body FROM {} WHERE id = ", kind.table());
@@ -542,18 +805,19 @@ impl Pool {
             }
         };
         let elapsed = start.elapsed();
-        assert_eq!(found, 1, "expected one row for row {row}, found {found}");
+        assert_eq!(
+            found,
+            1,
+            "{}: expected one row for row {row}, found {found}",
+            kind.name()
+        );
         elapsed
     }
 
     /// Fetches the rows made during `window` (Unix milliseconds, end exclusive), through the
-    /// key (`by_key`) or the `created_at` index: the time and the number of rows.
-    async fn scan(
-        &self,
-        kind: Kind,
-        window: std::ops::Range<i64>,
-        by_key: bool,
-    ) -> (Duration, usize) {
+    /// key (`by_key`: the window in the key's own milliseconds) or the `created_at` index: the
+    /// time and the number of rows.
+    async fn scan(&self, kind: Kind, window: Range<i64>, by_key: bool) -> (Duration, usize) {
         let table = kind.table();
         let condition = if by_key {
             "id BETWEEN "
@@ -566,26 +830,7 @@ impl Pool {
         } else {
             " AND created_at < "
         };
-        let (lowest, highest) = match kind {
-            Kind::UlidFlake => {
-                let (lowest, highest) = Id::<Event>::range_for(
-                    Epoch::DEFAULT,
-                    UnixMs(window.start)..UnixMs(window.end),
-                )
-                .unwrap();
-                (Key::UlidFlake(lowest), Key::UlidFlake(highest))
-            }
-            // The lowest and highest UUIDv7 (version and variant bits set) of the window's
-            // milliseconds.
-            _ => (
-                Key::Uuid(Uuid::from_u128(
-                    (window.start as u128) << 80 | 0x7000 << 64 | 0x8000_0000_0000_0000,
-                )),
-                Key::Uuid(Uuid::from_u128(
-                    ((window.end - 1) as u128) << 80 | 0x7fff << 64 | 0xbfff_ffff_ffff_ffff,
-                )),
-            ),
-        };
+        let (lowest, highest) = key_bounds(kind, &window);
         let start = Instant::now();
         // One query for both databases; only the driver and its time type differ.
         macro_rules! scan {
@@ -617,12 +862,111 @@ impl Pool {
         };
         (start.elapsed(), rows)
     }
+
+    /// The plans of a window scan (`--explain`), with what they read. PostgreSQL: the query
+    /// prepared and run six times, as the timed one was many times, then `EXPLAIN (ANALYZE,
+    /// BUFFERS) EXECUTE` as the plan cache now picks, with a custom plan, and with a generic
+    /// plan. MariaDB: `ANALYZE FORMAT=JSON`.
+    async fn explain_scan(&self, kind: Kind, window: Range<i64>, by_key: bool) -> String {
+        let table = kind.table();
+        let literal = |key: Key| match (key, self.database()) {
+            (Key::UlidFlake(id), _) => id.to_i64().to_string(),
+            (Key::Uuid(uuid), Database::Postgres) => format!("'{uuid}'::uuid"),
+            (Key::Uuid(uuid), Database::MariaDb) => format!("'{uuid}'"),
+            (Key::None, _) => unreachable!(),
+        };
+        let time = |unix_ms: i64| match self.database() {
+            Database::Postgres => format!(
+                "'{}'::timestamptz",
+                utc(unix_ms).format("%Y-%m-%d %H:%M:%S%.3f+00")
+            ),
+            Database::MariaDb => format!(
+                "'{}'",
+                naive_utc_time(unix_ms).format("%Y-%m-%d %H:%M:%S%.3f")
+            ),
+        };
+        let (condition, low, high) = if by_key {
+            let (lowest, highest) = key_bounds(kind, &window);
+            ("id BETWEEN {} AND {}", literal(lowest), literal(highest))
+        } else {
+            (
+                "created_at >= {} AND created_at < {}",
+                time(window.start),
+                time(window.end),
+            )
+        };
+        let mut out = String::new();
+        match self {
+            Self::Postgres(pool) => {
+                let types = match (by_key, kind) {
+                    (false, _) => "timestamptz, timestamptz",
+                    (true, Kind::UuidV7) => "uuid, uuid",
+                    (true, _) => "bigint, bigint",
+                };
+                let condition = condition.replacen("{}", "$1", 1).replacen("{}", "$2", 1);
+                self.execute(format!(
+                    "PREPARE bench_explain ({types}) AS \
+                     SELECT id, created_at, body FROM {table} WHERE {condition}"
+                ))
+                .await;
+                let execute = format!("EXECUTE bench_explain ({low}, {high})");
+                for _ in 0..6 {
+                    self.execute(execute.clone()).await;
+                }
+                for mode in ["auto", "force_custom_plan", "force_generic_plan"] {
+                    self.execute(format!("SET plan_cache_mode = {mode}")).await;
+                    let lines: Vec<String> = sqlx::query_scalar(AssertSqlSafe(format!(
+                        "EXPLAIN (ANALYZE, BUFFERS) {execute}"
+                    )))
+                    .fetch_all(pool)
+                    .await
+                    .unwrap();
+                    writeln!(out, "plan_cache_mode = {mode}:\n{}", lines.join("\n")).unwrap();
+                }
+                self.execute("RESET plan_cache_mode; DEALLOCATE bench_explain".into())
+                    .await;
+            }
+            Self::MariaDb(pool) => {
+                let condition = condition.replacen("{}", &low, 1).replacen("{}", &high, 1);
+                let plan: String = sqlx::query_scalar(AssertSqlSafe(format!(
+                    "ANALYZE FORMAT=JSON SELECT id, created_at, body FROM {table} WHERE {condition}"
+                )))
+                .fetch_one(pool)
+                .await
+                .unwrap();
+                out.push_str(&plan);
+            }
+        }
+        out
+    }
 }
 
-/// The measurements of one kind of key on one database.
+/// The lowest and highest key of a time-ordered kind made during `window` (Unix milliseconds,
+/// end exclusive).
+fn key_bounds(kind: Kind, window: &Range<i64>) -> (Key, Key) {
+    match kind {
+        Kind::UlidFlake | Kind::UlidFlakeDatabase => {
+            let (lowest, highest) =
+                Id::<Event>::range_for(Epoch::DEFAULT, UnixMs(window.start)..UnixMs(window.end))
+                    .unwrap();
+            (Key::UlidFlake(lowest), Key::UlidFlake(highest))
+        }
+        // The lowest and highest UUIDv7 (version and variant bits set) of the window's
+        // milliseconds.
+        _ => (
+            Key::Uuid(Uuid::from_u128(
+                (window.start as u128) << 80 | 0x7000 << 64 | 0x8000_0000_0000_0000,
+            )),
+            Key::Uuid(Uuid::from_u128(
+                ((window.end - 1) as u128) << 80 | 0x7fff << 64 | 0xbfff_ffff_ffff_ffff,
+            )),
+        ),
+    }
+}
+
+/// The measurements of one kind of key in one repetition.
 struct Measured {
-    kind: Kind,
-    /// The insert time of each segment.
+    /// The insert time of each segment (the sum of the kind's own batches).
     segments: Vec<Duration>,
     sizes: Sizes,
     lookup_p50: Duration,
@@ -638,8 +982,8 @@ struct Outcome {
     database: Database,
     /// The server's version and buffer cache.
     heading: String,
-    /// In the order of [`Kind::ALL`].
-    results: Vec<Measured>,
+    /// Every repetition's measurements, each in the order of [`Kind::ALL`].
+    repetitions: Vec<Vec<Measured>>,
 }
 
 /// A small deterministic generator of random indexes (`SplitMix64`).
@@ -660,175 +1004,484 @@ fn median(mut times: Vec<Duration>) -> Duration {
     times[times.len() / 2]
 }
 
-async fn measure(pool: &Pool, kind: Kind, settings: &Settings) -> Measured {
-    let name = kind.name();
+/// A table being filled and measured.
+struct Table {
+    kind: Kind,
+    maker: RowMaker,
+    /// Every row's `created_at`, by position (insert order; for the database-made keys, key
+    /// order once read back).
+    created: Vec<i64>,
+    keys: Keys,
+    segments: Vec<Duration>,
+}
+
+/// The scanned time window of a table.
+struct Window {
+    /// The rows in it.
+    rows: usize,
+    /// In `created_at`'s milliseconds.
+    created: Range<i64>,
+    /// In the key's own milliseconds, for a time-ordered key.
+    key: Option<Range<i64>>,
+}
+
+/// The window that holds the rows from the first position at or after 45% where the clock
+/// steps (`created[i - 1] < created[i]`, and the key's milliseconds step there too) to the
+/// first such position 1% of the rows later (or the end): in both clocks, exactly those rows
+/// when both run in the rows' order, which this checks. Both ends are looked for from a batch
+/// boundary, where every kind's clock steps (the other kinds' batches went in between), so
+/// that all kinds scan the same rows' positions.
+fn window(name: &str, created: &[i64], key_ms: Option<&[i64]>, batch: usize) -> Window {
+    let rows = created.len();
+    let steps = |&position: &usize| {
+        position == rows
+            || (created[position - 1] < created[position]
+                && key_ms.is_none_or(|key_ms| key_ms[position - 1] < key_ms[position]))
+    };
+    let align = |position: usize| {
+        let aligned = position.div_ceil(batch) * batch;
+        if aligned < rows { aligned } else { position }
+    };
+    let start = align((rows * 45 / 100).max(1));
+    let first = (start..rows)
+        .find(steps)
+        .unwrap_or_else(|| panic!("{name}: no step of the clock after row {start}"));
+    let end = (align(first + (rows / 100).max(1)).min(rows)..=rows)
+        .find(steps)
+        .unwrap();
+    let bounds = |values: &[i64]| {
+        values[first]..if end == rows {
+            values[rows - 1] + 1
+        } else {
+            values[end]
+        }
+    };
+    let window = Window {
+        rows: end - first,
+        created: bounds(created),
+        key: key_ms.map(bounds),
+    };
+    let count = |values: &[i64], range: &Range<i64>| {
+        values.iter().filter(|value| range.contains(value)).count()
+    };
+    assert_eq!(
+        count(created, &window.created),
+        window.rows,
+        "{name}: created_at does not grow with the rows' order"
+    );
+    if let (Some(key_ms), Some(range)) = (key_ms, &window.key) {
+        assert_eq!(
+            count(key_ms, range),
+            window.rows,
+            "{name}: the key's time does not grow with the rows' order"
+        );
+    }
+    window
+}
+
+/// One repetition: fills every kind's fresh table side by side, then measures them
+/// interleaved; the measurements in the order of [`Kind::ALL`]. `shift` rotates the order of
+/// the kinds, so that repetitions do not all start with the same kind.
+async fn repetition(pool: &Pool, settings: &Settings, shift: usize, label: &str) -> Vec<Measured> {
     let database = pool.database();
-    pool.create(kind).await;
-    let maker = RowMaker {
+    for kind in Kind::ALL {
+        pool.create(kind).await;
+    }
+    let mut tables = Kind::ALL.map(|kind| Table {
         kind,
-        generator: Generator::new(),
-    };
-    let mut created = Vec::with_capacity(settings.rows);
-    let mut keys = match kind {
-        Kind::AutoIncrement => Keys::AutoIncrement,
-        Kind::UlidFlake => Keys::UlidFlake(Vec::with_capacity(settings.rows)),
-        Kind::UuidV7 | Kind::UuidV4 => Keys::Uuid(Vec::with_capacity(settings.rows)),
-    };
-    let mut segments = Vec::new();
+        maker: RowMaker {
+            kind,
+            generator: Generator::new(),
+        },
+        created: Vec::with_capacity(settings.rows),
+        keys: match kind {
+            Kind::AutoIncrement => Keys::AutoIncrement,
+            Kind::UlidFlake | Kind::UlidFlakeDatabase => {
+                Keys::UlidFlake(Vec::with_capacity(settings.rows))
+            }
+            Kind::UuidV7 | Kind::UuidV4 => Keys::Uuid(Vec::with_capacity(settings.rows)),
+        },
+        segments: Vec::new(),
+    });
+
+    // The fill: batch by batch, one of every kind in turn, in the design's order.
     let mut batch = Vec::with_capacity(settings.batch);
     for segment_start in (0..settings.rows).step_by(settings.segment) {
-        let start = Instant::now();
+        let mut times = [Duration::ZERO; KINDS];
         for batch_start in (segment_start..segment_start + settings.segment).step_by(settings.batch)
         {
-            batch.clear();
-            batch.extend((batch_start..batch_start + settings.batch).map(|index| maker.row(index)));
-            pool.insert(kind, &batch).await;
-            for row in &batch {
-                created.push(row.created_ms);
-                match (&mut keys, row.key) {
-                    (Keys::UlidFlake(ids), Key::UlidFlake(id)) => ids.push(id),
-                    (Keys::Uuid(uuids), Key::Uuid(uuid)) => uuids.push(uuid),
-                    _ => {}
+            for index in order(batch_start / settings.batch + shift) {
+                let table = &mut tables[index];
+                let start = Instant::now();
+                batch.clear();
+                batch.extend(
+                    (batch_start..batch_start + settings.batch).map(|row| table.maker.row(row)),
+                );
+                pool.insert(table.kind, &batch).await;
+                times[index] += start.elapsed();
+                for row in &batch {
+                    table.created.push(row.created_ms);
+                    match (&mut table.keys, row.key) {
+                        (Keys::UlidFlake(ids), Key::UlidFlake(id)) => ids.push(id),
+                        (Keys::Uuid(uuids), Key::Uuid(uuid)) => uuids.push(uuid),
+                        _ => {}
+                    }
                 }
             }
         }
-        let elapsed = start.elapsed();
-        segments.push(elapsed);
+        for (table, time) in tables.iter_mut().zip(times) {
+            table.segments.push(time);
+        }
         if settings.progress {
+            let rates = tables
+                .iter()
+                .zip(times)
+                .map(|(table, time)| {
+                    format!("{} {:.0}", table.kind.name(), rate(settings.segment, time))
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
             eprintln!(
-                "db: {} {name}: {} rows, {:.0} rows/s",
+                "db: {} {label}: {} rows, rows/s: {rates}",
                 database.name(),
-                segment_start + settings.segment,
-                settings.segment as f64 / elapsed.as_secs_f64()
+                segment_start + settings.segment
             );
         }
     }
 
-    let sizes = pool.sizes(kind).await;
-
-    // Untimed lookups first, so that the first kind does not pay for the connection's warm-up.
-    let mut random = SplitMix(0x0ddba11);
-    for _ in 0..settings.lookups / 10 {
-        let row = random.below(settings.rows);
-        pool.lookup(kind, keys.get(row), row).await;
+    // Sizes, then the read-back, kind by kind in the design's order.
+    let mut sizes: [Option<Sizes>; KINDS] = Default::default();
+    for index in order(shift) {
+        sizes[index] = Some(pool.sizes(Kind::ALL[index]).await);
     }
-    let mut random = SplitMix(0x5eed);
-    let mut lookups = Vec::with_capacity(settings.lookups);
-    for _ in 0..settings.lookups {
-        let row = random.below(settings.rows);
-        lookups.push(pool.lookup(kind, keys.get(row), row).await);
-    }
-    lookups.sort();
-    let percentile = |p: usize| lookups[(lookups.len() * p / 100).min(lookups.len() - 1)];
-
-    // A window of whole milliseconds from the row at 45% that holds at least 1% of the rows.
-    let first = settings.rows * 45 / 100;
-    let window_start = created[first];
-    let window_end =
-        created[(first + settings.rows / 100).min(settings.rows - 1)].max(window_start) + 1;
-    let expected = created
-        .iter()
-        .filter(|&&ms| (window_start..window_end).contains(&ms))
-        .count();
-    let mut by_key = Vec::new();
-    let mut by_created_at = Vec::new();
-    for _ in 0..settings.scans {
-        if matches!(kind, Kind::UlidFlake | Kind::UuidV7) {
-            let (elapsed, rows) = pool.scan(kind, window_start..window_end, true).await;
-            assert_eq!(
-                rows, expected,
-                "{name} by key: expected {expected} rows, found {rows}"
-            );
-            by_key.push(elapsed);
-        }
-        let (elapsed, rows) = pool.scan(kind, window_start..window_end, false).await;
+    for index in order(shift) {
+        let table = &mut tables[index];
+        let read = pool.read_back(table.kind).await;
         assert_eq!(
-            rows, expected,
-            "{name} by created_at: expected {expected} rows, found {rows}"
+            read.rows,
+            settings.rows,
+            "{}: expected {} rows read back, found {}",
+            table.kind.name(),
+            settings.rows,
+            read.rows
         );
-        by_created_at.push(elapsed);
+        if let Some(keys) = read.keys {
+            // The database-made keys, in key order: the rows' positions from now on.
+            table.created = keys.iter().map(|&(_, created)| created).collect();
+            table.keys = Keys::UlidFlake(keys.into_iter().map(|(id, _)| id).collect());
+        }
     }
-    // Leave the disk and the buffer cache to the next kind.
-    pool.execute(format!("DROP TABLE {}", kind.table())).await;
+    let windows = tables.each_ref().map(|table| {
+        let key_ms = match (&table.keys, table.kind) {
+            (Keys::UlidFlake(ids), Kind::UlidFlakeDatabase) => {
+                Some(ids.iter().map(|&id| key_ms(id)).collect::<Vec<_>>())
+            }
+            // The key's own timestamp is created_at.
+            (_, kind) if kind.time_ordered() => Some(table.created.clone()),
+            _ => None,
+        };
+        window(
+            table.kind.name(),
+            &table.created,
+            key_ms.as_deref(),
+            settings.batch,
+        )
+    });
 
-    Measured {
-        kind,
-        segments,
-        sizes,
-        lookup_p50: percentile(50),
-        lookup_p99: percentile(99),
-        scan_rows: expected,
-        scan_by_key: (!by_key.is_empty()).then(|| median(by_key)),
-        scan_by_created_at: median(by_created_at),
+    // Lookups: the same row position on every kind in turn, in the design's order.
+    let mut random = SplitMix(0x0ddba11 ^ shift as u64);
+    for step in 0..settings.lookups / 10 {
+        let row = random.below(settings.rows);
+        for index in order(step + shift) {
+            let table = &tables[index];
+            pool.lookup(table.kind, table.keys.get(row), row).await;
+        }
     }
+    let mut random = SplitMix(0x5eed ^ shift as u64);
+    let mut lookups: [Vec<Duration>; KINDS] =
+        std::array::from_fn(|_| Vec::with_capacity(settings.lookups));
+    for step in 0..settings.lookups {
+        let row = random.below(settings.rows);
+        for index in order(step + shift) {
+            let table = &tables[index];
+            lookups[index].push(pool.lookup(table.kind, table.keys.get(row), row).await);
+        }
+    }
+
+    // Window scans: every kind in turn, in the design's order, by key and by created_at
+    // alternately first.
+    let mut by_key: [Vec<Duration>; KINDS] = Default::default();
+    let mut by_created_at: [Vec<Duration>; KINDS] = Default::default();
+    for step in 0..settings.scans {
+        for index in order(step + shift) {
+            let kind = Kind::ALL[index];
+            let window = &windows[index];
+            let mut ways = vec![false];
+            if kind.time_ordered() {
+                ways.insert(step % 2, true);
+            }
+            for way in ways {
+                let range = if way {
+                    window.key.clone().unwrap()
+                } else {
+                    window.created.clone()
+                };
+                // An untimed run first, so that every timed scan finds its window's pages as
+                // cached as they can be: else a kind scanned both ways would find the rows its
+                // other way had just read, and the others the pages the last scans evicted.
+                pool.scan(kind, range.clone(), way).await;
+                let (elapsed, rows) = pool.scan(kind, range, way).await;
+                let how = if way { "by key" } else { "by created_at" };
+                assert_eq!(
+                    rows,
+                    window.rows,
+                    "{} {how}: expected {} rows, found {rows}",
+                    kind.name(),
+                    window.rows
+                );
+                if way {
+                    by_key[index].push(elapsed);
+                } else {
+                    by_created_at[index].push(elapsed);
+                }
+            }
+        }
+    }
+    if settings.explain && shift + 1 == settings.repetitions {
+        for (kind, window) in Kind::ALL.iter().zip(&windows) {
+            for by_key in [true, false] {
+                if by_key && !kind.time_ordered() {
+                    continue;
+                }
+                let range = if by_key {
+                    window.key.clone().unwrap()
+                } else {
+                    window.created.clone()
+                };
+                let how = if by_key { "by key" } else { "by created_at" };
+                eprintln!(
+                    "db: {} {label}: {} window scan {how}:\n{}",
+                    database.name(),
+                    kind.name(),
+                    pool.explain_scan(*kind, range, by_key).await
+                );
+            }
+        }
+    }
+    for kind in Kind::ALL {
+        pool.execute(format!("DROP TABLE {}", kind.table())).await;
+    }
+
+    let mut measured = Vec::with_capacity(KINDS);
+    for (index, table) in tables.into_iter().enumerate() {
+        let lookups = &mut lookups[index];
+        lookups.sort();
+        let percentile = |p: usize| lookups[(lookups.len() * p / 100).min(lookups.len() - 1)];
+        measured.push(Measured {
+            segments: table.segments,
+            sizes: sizes[index].take().unwrap(),
+            lookup_p50: percentile(50),
+            lookup_p99: percentile(99),
+            scan_rows: windows[index].rows,
+            scan_by_key: (!by_key[index].is_empty())
+                .then(|| median(std::mem::take(&mut by_key[index]))),
+            scan_by_created_at: median(std::mem::take(&mut by_created_at[index])),
+        });
+    }
+    measured
 }
 
 fn rate(rows: usize, time: Duration) -> f64 {
     rows as f64 / time.as_secs_f64()
 }
 
-fn mib(bytes: i64) -> String {
-    format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+/// The median and range of a figure over the repetitions.
+#[derive(Clone, Copy)]
+struct Spread {
+    median: f64,
+    min: f64,
+    max: f64,
 }
 
-fn ms(time: Duration) -> String {
-    format!("{:.3} ms", time.as_secs_f64() * 1e3)
+impl Spread {
+    fn of(values: impl IntoIterator<Item = f64>) -> Self {
+        let mut values = values.into_iter().collect::<Vec<_>>();
+        values.sort_by(f64::total_cmp);
+        let middle = values.len() / 2;
+        let median = if values.len() % 2 == 1 {
+            values[middle]
+        } else {
+            (values[middle - 1] + values[middle]) / 2.0
+        };
+        Self {
+            median,
+            min: values[0],
+            max: values[values.len() - 1],
+        }
+    }
+
+    /// Whether the range lies wholly on one side of `value`.
+    fn excludes(self, value: f64) -> bool {
+        self.min > value || self.max < value
+    }
+
+    /// The median and, unless it shows as one number, the range, each written by `show`.
+    fn show(self, show: impl Fn(f64) -> String) -> String {
+        let (median, min, max) = (show(self.median), show(self.min), show(self.max));
+        if min == max {
+            median
+        } else {
+            format!("{median} ({min}–{max})")
+        }
+    }
+
+    /// A ratio: the median and range, two decimals, marked by whether the range *as shown*
+    /// excludes 1.00 (a difference below the shown precision does not count).
+    fn show_ratio(self) -> String {
+        let shown = |ratio: f64| (ratio * 100.0).round() / 100.0;
+        let shown_range = Self {
+            median: shown(self.median),
+            min: shown(self.min),
+            max: shown(self.max),
+        };
+        let marker = if shown_range.excludes(1.0) {
+            "≠"
+        } else {
+            "≈"
+        };
+        let (median, min, max) = (
+            format!("{:.2}", self.median),
+            format!("{:.2}", self.min),
+            format!("{:.2}", self.max),
+        );
+        if min == max {
+            format!("{median} × {marker}")
+        } else {
+            format!("{median} × ({min}–{max}) {marker}")
+        }
+    }
+}
+
+fn show_rate(rate: f64) -> String {
+    format!("{rate:.0}")
+}
+
+fn show_mib(bytes: f64) -> String {
+    format!("{:.1} MiB", bytes / f64::from(1 << 20))
+}
+
+fn show_ms(seconds: f64) -> String {
+    format!("{:.3} ms", seconds * 1e3)
+}
+
+/// The figures of one database, over the repetitions.
+struct Figures<'a> {
+    outcome: &'a Outcome,
+}
+
+impl Figures<'_> {
+    /// The spread of `figure` for the kind at `index`.
+    fn spread(&self, index: usize, figure: impl Fn(&Measured) -> f64) -> Spread {
+        Spread::of(
+            self.outcome
+                .repetitions
+                .iter()
+                .map(|measured| figure(&measured[index])),
+        )
+    }
+
+    /// The spread of the kind's figure over auto-increment's, the ratio taken within each
+    /// repetition; `—` for auto-increment itself.
+    fn ratio(
+        &self,
+        index: usize,
+        figure: impl Fn(&Measured) -> f64,
+        baseline: impl Fn(&Measured) -> f64,
+    ) -> String {
+        if index == 0 {
+            return "—".into();
+        }
+        Spread::of(
+            self.outcome
+                .repetitions
+                .iter()
+                .map(|measured| figure(&measured[index]) / baseline(&measured[0])),
+        )
+        .show_ratio()
+    }
 }
 
 /// The Markdown report of one database.
 fn report(settings: &Settings, outcome: &Outcome) -> String {
-    let Outcome {
-        database,
-        heading,
-        results,
-    } = outcome;
-    let base = &results[0];
-    assert!(base.kind == Kind::AutoIncrement);
-    let ratio = |value: f64, baseline: f64| format!("{:.2} ×", value / baseline);
-    let total = |result: &Measured| result.segments.iter().sum::<Duration>();
+    let figures = Figures { outcome };
+    let segments = settings.rows / settings.segment;
     let mut out = String::new();
-    let header = results
+    let header = Kind::ALL
         .iter()
-        .map(|r| r.kind.name())
+        .map(|kind| kind.name())
         .collect::<Vec<_>>()
         .join(" | ");
-    writeln!(out, "### {heading}\n").unwrap();
+    writeln!(out, "### {}\n", outcome.heading).unwrap();
     writeln!(
         out,
-        "Insert rate (rows/s) of each segment of {} rows:\n",
-        settings.segment
+        "Insert rate (rows/s) of each segment of {} rows, median (min–max) of {} repetitions:\n",
+        settings.segment,
+        outcome.repetitions.len()
     )
     .unwrap();
     writeln!(out, "| rows | {header} |").unwrap();
-    writeln!(out, "|---:|{}", "---:|".repeat(results.len())).unwrap();
-    for segment in 0..base.segments.len() {
-        let cells = results
-            .iter()
-            .map(|r| format!("{:.0}", rate(settings.segment, r.segments[segment])))
+    writeln!(out, "|---:|{}", "---:|".repeat(KINDS)).unwrap();
+    let segment_rate =
+        |segment: usize| move |r: &Measured| rate(settings.segment, r.segments[segment]);
+    for segment in 0..segments {
+        let cells = (0..KINDS)
+            .map(|index| figures.spread(index, segment_rate(segment)).show(show_rate))
             .collect::<Vec<_>>()
             .join(" | ");
         writeln!(out, "| {} | {cells} |", (segment + 1) * settings.segment).unwrap();
     }
     writeln!(
         out,
+        "\nThe same segments' rates × auto-increment's, within each repetition:\n"
+    )
+    .unwrap();
+    let ratio_header = Kind::ALL[1..]
+        .iter()
+        .map(|kind| kind.name())
+        .collect::<Vec<_>>()
+        .join(" | ");
+    writeln!(out, "| rows | {ratio_header} |").unwrap();
+    writeln!(out, "|---:|{}", "---:|".repeat(KINDS - 1)).unwrap();
+    for segment in 0..segments {
+        let cells = (1..KINDS)
+            .map(|index| figures.ratio(index, segment_rate(segment), segment_rate(segment)))
+            .collect::<Vec<_>>()
+            .join(" | ");
+        writeln!(out, "| {} | {cells} |", (segment + 1) * settings.segment).unwrap();
+    }
+
+    let all_rows = |r: &Measured| rate(settings.rows, r.segments.iter().sum());
+    let last = |r: &Measured| rate(settings.segment, *r.segments.last().unwrap());
+    writeln!(
+        out,
         "\n| key | rows/s, all rows | × auto-increment | rows/s, last segment | × auto-increment |"
     )
     .unwrap();
     writeln!(out, "|---|---:|---:|---:|---:|").unwrap();
-    let last = |r: &Measured| rate(settings.segment, *r.segments.last().unwrap());
-    for r in results {
+    for (index, kind) in Kind::ALL.iter().enumerate() {
         writeln!(
             out,
-            "| {} | {:.0} | {} | {:.0} | {} |",
-            r.kind.name(),
-            rate(settings.rows, total(r)),
-            ratio(total(base).as_secs_f64(), total(r).as_secs_f64()),
-            last(r),
-            ratio(last(r), last(base)),
+            "| {} | {} | {} | {} | {} |",
+            kind.name(),
+            figures.spread(index, all_rows).show(show_rate),
+            figures.ratio(index, all_rows, all_rows),
+            figures.spread(index, last).show(show_rate),
+            figures.ratio(index, last, last),
         )
         .unwrap();
     }
-    let (table, primary) = match database {
+
+    let (table, primary) = match outcome.database {
         Database::Postgres => ("table (heap)", "primary-key index"),
         Database::MariaDb => (
             "table = clustered primary index (DATA_LENGTH)",
@@ -837,71 +1490,104 @@ fn report(settings: &Settings, outcome: &Outcome) -> String {
     };
     writeln!(out, "\n| key | {table} | × auto-increment | {primary} | × auto-increment | created_at index | × auto-increment |").unwrap();
     writeln!(out, "|---|---:|---:|---:|---:|---:|---:|").unwrap();
-    for r in results {
-        let (primary, primary_ratio) = match (r.sizes.primary_index, base.sizes.primary_index) {
-            (Some(bytes), Some(base)) => (mib(bytes), ratio(bytes as f64, base as f64)),
-            _ => ("in the table".into(), "—".into()),
+    let table_size = |r: &Measured| r.sizes.table as f64;
+    let created_at_size = |r: &Measured| r.sizes.created_at_index as f64;
+    for (index, kind) in Kind::ALL.iter().enumerate() {
+        let (primary, primary_ratio) = if outcome.repetitions[0][0].sizes.primary_index.is_some() {
+            let primary_size = |r: &Measured| r.sizes.primary_index.unwrap() as f64;
+            (
+                figures.spread(index, primary_size).show(show_mib),
+                figures.ratio(index, primary_size, primary_size),
+            )
+        } else {
+            ("in the table".into(), "—".into())
         };
         writeln!(
             out,
             "| {} | {} | {} | {primary} | {primary_ratio} | {} | {} |",
-            r.kind.name(),
-            mib(r.sizes.table),
-            ratio(r.sizes.table as f64, base.sizes.table as f64),
-            mib(r.sizes.created_at_index),
-            ratio(
-                r.sizes.created_at_index as f64,
-                base.sizes.created_at_index as f64
-            ),
+            kind.name(),
+            figures.spread(index, table_size).show(show_mib),
+            figures.ratio(index, table_size, table_size),
+            figures.spread(index, created_at_size).show(show_mib),
+            figures.ratio(index, created_at_size, created_at_size),
         )
         .unwrap();
     }
+
+    let p50 = |r: &Measured| r.lookup_p50.as_secs_f64();
+    let p99 = |r: &Measured| r.lookup_p99.as_secs_f64();
     writeln!(
         out,
-        "\n| key | lookup p50 | × auto-increment | lookup p99 | × auto-increment | window: rows | by key | by created_at | × auto-increment (best way) |"
+        "\n| key | lookup p50 | × auto-increment | lookup p99 | × auto-increment |"
     )
     .unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|").unwrap();
-    for r in results {
-        let best = r.scan_by_key.map_or(r.scan_by_created_at, |by_key| {
-            by_key.min(r.scan_by_created_at)
-        });
+    writeln!(out, "|---|---:|---:|---:|---:|").unwrap();
+    for (index, kind) in Kind::ALL.iter().enumerate() {
         writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.kind.name(),
-            ms(r.lookup_p50),
-            ratio(r.lookup_p50.as_secs_f64(), base.lookup_p50.as_secs_f64()),
-            ms(r.lookup_p99),
-            ratio(r.lookup_p99.as_secs_f64(), base.lookup_p99.as_secs_f64()),
-            r.scan_rows,
-            r.scan_by_key.map_or("—".into(), ms),
-            ms(r.scan_by_created_at),
-            ratio(best.as_secs_f64(), base.scan_by_created_at.as_secs_f64()),
+            "| {} | {} | {} | {} | {} |",
+            kind.name(),
+            figures.spread(index, p50).show(show_ms),
+            figures.ratio(index, p50, p50),
+            figures.spread(index, p99).show(show_ms),
+            figures.ratio(index, p99, p99),
+        )
+        .unwrap();
+    }
+
+    let by_created_at = |r: &Measured| r.scan_by_created_at.as_secs_f64();
+    writeln!(
+        out,
+        "\n| key | window: rows | by key | × auto-increment by created_at | by created_at | × auto-increment by created_at |"
+    )
+    .unwrap();
+    writeln!(out, "|---|---:|---:|---:|---:|---:|").unwrap();
+    for (index, kind) in Kind::ALL.iter().enumerate() {
+        let (by_key, by_key_ratio) = if kind.time_ordered() {
+            let by_key = |r: &Measured| r.scan_by_key.unwrap().as_secs_f64();
+            (
+                figures.spread(index, by_key).show(show_ms),
+                figures.ratio(index, by_key, by_created_at),
+            )
+        } else {
+            ("—".into(), "—".into())
+        };
+        writeln!(
+            out,
+            "| {} | {} | {by_key} | {by_key_ratio} | {} | {} |",
+            kind.name(),
+            figures
+                .spread(index, |r| r.scan_rows as f64)
+                .show(|rows| format!("{rows:.0}")),
+            figures.spread(index, by_created_at).show(show_ms),
+            figures.ratio(index, by_created_at, by_created_at),
         )
         .unwrap();
     }
     out
 }
 
-/// The CSV of every segment's rate.
+/// The CSV of every segment's rate: the median, minimum and maximum over the repetitions.
 fn csv(settings: &Settings, all: &[Outcome]) -> String {
-    let mut out = String::from("database,key,rows,segment_rows,seconds,rows_per_second\n");
-    for Outcome {
-        database, results, ..
-    } in all
-    {
-        let database = database.name();
-        for r in results {
-            for (segment, time) in r.segments.iter().enumerate() {
+    let mut out = String::from(
+        "database,key,rows,segment_rows,repetitions,rows_per_second_median,rows_per_second_min,rows_per_second_max\n",
+    );
+    for outcome in all {
+        let figures = Figures { outcome };
+        for (index, kind) in Kind::ALL.iter().enumerate() {
+            for segment in 0..settings.rows / settings.segment {
+                let spread = figures.spread(index, |r| rate(settings.segment, r.segments[segment]));
                 writeln!(
                     out,
-                    "{database},{},{},{},{:.6},{:.0}",
-                    r.kind.name(),
+                    "{},{},{},{},{},{:.0},{:.0},{:.0}",
+                    outcome.database.name(),
+                    kind.name(),
                     (segment + 1) * settings.segment,
                     settings.segment,
-                    time.as_secs_f64(),
-                    rate(settings.segment, *time)
+                    outcome.repetitions.len(),
+                    spread.median,
+                    spread.min,
+                    spread.max,
                 )
                 .unwrap();
             }
@@ -931,15 +1617,17 @@ fn thousands(value: f64) -> String {
     }
 }
 
-/// The SVG chart: one panel per database, the insert rate over rows inserted, a line per key.
+/// The SVG chart: one panel per database, the median insert rate over rows inserted, a line
+/// per key, with a bar from the minimum to the maximum at every point.
 fn svg(settings: &Settings, all: &[Outcome]) -> String {
-    const WIDTH: f64 = 760.0;
+    const WIDTH: f64 = 800.0;
     const PANEL: f64 = 300.0;
     const LEFT: f64 = 80.0;
-    const RIGHT: f64 = 150.0;
+    const RIGHT: f64 = 190.0;
     const TOP: f64 = 40.0;
     const BOTTOM: f64 = 50.0;
     let height = all.len() as f64 * (PANEL + TOP + BOTTOM);
+    let segments = settings.rows / settings.segment;
     let mut out = String::new();
     writeln!(
         out,
@@ -948,17 +1636,23 @@ fn svg(settings: &Settings, all: &[Outcome]) -> String {
     .unwrap();
     writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#).unwrap();
     let plot_width = WIDTH - LEFT - RIGHT;
-    for (
-        panel,
-        Outcome {
-            heading, results, ..
-        },
-    ) in all.iter().enumerate()
-    {
+    for (panel, outcome) in all.iter().enumerate() {
+        let figures = Figures { outcome };
+        // spreads[kind][segment]
+        let spreads = (0..KINDS)
+            .map(|index| {
+                (0..segments)
+                    .map(|segment| {
+                        figures.spread(index, |r| rate(settings.segment, r.segments[segment]))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>();
         let top = panel as f64 * (PANEL + TOP + BOTTOM) + TOP;
-        let max_rate = results
+        let max_rate = spreads
             .iter()
-            .flat_map(|r| r.segments.iter().map(|time| rate(settings.segment, *time)))
+            .flatten()
+            .map(|spread| spread.max)
             .fold(0.0, f64::max);
         let y_step = tick_step(max_rate);
         let y_max = (max_rate / y_step).ceil() * y_step;
@@ -967,10 +1661,11 @@ fn svg(settings: &Settings, all: &[Outcome]) -> String {
         let y = |rate: f64| top + PANEL - rate / y_max * PANEL;
         writeln!(
             out,
-            r#"<text x="{LEFT}" y="{}" font-size="14"><tspan font-weight="bold">{}</tspan>: rows/s per {} rows</text>"#,
+            r#"<text x="{LEFT}" y="{}" font-size="14"><tspan font-weight="bold">{}</tspan>: rows/s per {} rows, median of {} (bars: min–max)</text>"#,
             top - 14.0,
-            escape(heading),
+            escape(&outcome.heading),
             thousands(settings.segment as f64),
+            outcome.repetitions.len(),
         )
         .unwrap();
         let mut tick = 0.0;
@@ -1003,7 +1698,7 @@ fn svg(settings: &Settings, all: &[Outcome]) -> String {
         }
         writeln!(
             out,
-            r#"<text x="{}" y="{}" text-anchor="middle">rows inserted ({} rows per INSERT)</text>"#,
+            r#"<text x="{}" y="{}" text-anchor="middle">rows inserted per key ({} rows per INSERT, the keys interleaved)</text>"#,
             LEFT + plot_width / 2.0,
             top + PANEL + 36.0,
             settings.batch
@@ -1021,24 +1716,35 @@ fn svg(settings: &Settings, all: &[Outcome]) -> String {
             r#"<rect x="{LEFT}" y="{top}" width="{plot_width}" height="{PANEL}" fill="none" stroke="black"/>"#
         )
         .unwrap();
-        for (line, r) in results.iter().enumerate() {
-            let points = r
-                .segments
+        for (line, (kind, spreads)) in Kind::ALL.iter().zip(&spreads).enumerate() {
+            let (colour, dashed) = kind.colour();
+            // The bars side by side, a little apart, so that they do not hide each other.
+            let offset = (line as f64 - (KINDS - 1) as f64 / 2.0) * 3.0;
+            let points = spreads
                 .iter()
                 .enumerate()
-                .map(|(segment, time)| {
-                    format!(
-                        "{:.1},{:.1}",
-                        x(((segment + 1) * settings.segment) as f64),
-                        y(rate(settings.segment, *time))
+                .map(|(segment, spread)| {
+                    let px = x(((segment + 1) * settings.segment) as f64);
+                    writeln!(
+                        out,
+                        r#"<line x1="{0:.1}" x2="{0:.1}" y1="{1:.1}" y2="{2:.1}" stroke="{colour}" stroke-width="1.5" opacity="0.6"/>"#,
+                        px + offset,
+                        y(spread.min),
+                        y(spread.max),
                     )
+                    .unwrap();
+                    format!("{px:.1},{:.1}", y(spread.median))
                 })
                 .collect::<Vec<_>>();
-            let colour = r.kind.colour();
+            let dash = if dashed {
+                r#" stroke-dasharray="6 3""#
+            } else {
+                ""
+            };
             writeln!(
                 out,
-                r#"<polyline fill="none" stroke="{colour}" stroke-width="{}" points="{}"/>"#,
-                if r.kind == Kind::UlidFlake { 3 } else { 2 },
+                r#"<polyline fill="none" stroke="{colour}" stroke-width="{}"{dash} points="{}"/>"#,
+                if *kind == Kind::UlidFlake { 3 } else { 2 },
                 points.join(" ")
             )
             .unwrap();
@@ -1053,13 +1759,13 @@ fn svg(settings: &Settings, all: &[Outcome]) -> String {
             let legend_y = top + 20.0 + line as f64 * 20.0;
             writeln!(
                 out,
-                r#"<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" stroke="{colour}" stroke-width="3"/><text x="{3}" y="{4}">{5}</text>"#,
+                r#"<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" stroke="{colour}" stroke-width="3"{dash}/><text x="{3}" y="{4}">{5}</text>"#,
                 LEFT + plot_width + 12.0,
                 LEFT + plot_width + 36.0,
                 legend_y,
                 LEFT + plot_width + 42.0,
                 legend_y + 4.0,
-                r.kind.name()
+                escape(kind.short_name())
             )
             .unwrap();
         }
@@ -1074,55 +1780,116 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// The load averages over 1, 5 and 15 minutes (`/proc/loadavg`).
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map_or_else(
+        |_| "unknown".into(),
+        |text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
+    )
+}
+
+/// The machine: CPU model and count, memory.
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |text: &str, name: &str| {
+        text.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            (key.trim() == name).then(|| value.trim().to_owned())
+        })
+    };
+    let model = field(&cpuinfo, "model name")
+        .or_else(|| {
+            let lscpu = std::process::Command::new("lscpu").output().ok()?;
+            field(&String::from_utf8_lossy(&lscpu.stdout), "Model name")
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cpus = std::thread::available_parallelism().map_or(0, usize::from);
+    let memory = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| field(&text, "MemTotal"))
+        .and_then(|value| value.trim_end_matches(" kB").parse::<u64>().ok())
+        .map_or_else(
+            || "unknown memory".into(),
+            |kib| format!("{:.1} GiB memory", kib as f64 / f64::from(1 << 20)),
+        );
+    format!("{model}, {cpus} CPUs, {memory}")
+}
+
 #[tokio::main]
 async fn main() {
     let settings = Settings::from_args();
+    let started = Instant::now();
+    let load_at_start = load_average();
     let mut all = Vec::new();
     for &database in &settings.databases {
-        let pool = Pool::connect(database).await;
+        let (scratch, pool) = Scratch::create(database).await;
         let heading = pool.describe().await;
-        // An untimed round of every kind, so that the first measured kind does not pay for
-        // warming up the connection, its statement cache and the server.
+        pool.install_generator().await;
+        // An untimed repetition of every kind, so that the first measured one does not pay
+        // for warming up the connection, its statement cache and the server.
         let warm_up = Settings {
             rows: settings.batch * 10,
             segment: settings.batch * 10,
             lookups: 100,
             scans: 1,
             progress: false,
+            explain: false,
             ..settings.clone()
         };
         eprintln!("db: {}: warming up", database.name());
-        for kind in Kind::ALL {
-            measure(&pool, kind, &warm_up).await;
-        }
-        eprintln!("db: {}: measuring", database.name());
-        let mut results = Vec::new();
-        for kind in Kind::ALL {
+        repetition(&pool, &warm_up, 0, "warm-up").await;
+        let mut repetitions = Vec::new();
+        for number in 0..settings.repetitions {
+            let label = format!("repetition {}/{}", number + 1, settings.repetitions);
             let start = Instant::now();
-            results.push(measure(&pool, kind, &settings).await);
+            repetitions.push(repetition(&pool, &settings, number, &label).await);
             eprintln!(
-                "db: {} {}: done in {:.1} s",
+                "db: {} {label}: done in {:.1} s",
                 database.name(),
-                kind.name(),
                 start.elapsed().as_secs_f64()
             );
         }
+        scratch.drop(pool).await;
         all.push(Outcome {
             database,
             heading,
-            results,
+            repetitions,
         });
     }
+    let load_at_end = load_average();
     println!(
-        "## Database scale ({} rows per key, batches of {}, {} lookups)\n",
-        settings.rows, settings.batch, settings.lookups
+        "## Database scale ({} rows per key, batches of {}, {} lookups, {} repetitions)\n",
+        settings.rows, settings.batch, settings.lookups, settings.repetitions
     );
     println!(
-        "Each table: the key, `created_at` (indexed) and a ~40-character `body`. \
-         `× auto-increment` is the key's figure over auto-increment's: for rates higher is \
-         better, for sizes and times lower is better. The range scan fetches the rows of a \
-         time window holding 1% of them, through the key where the key can answer it \
-         (Ulid-Flake, UUIDv7) and through the `created_at` index.\n"
+        "Machine: {}; load average (1, 5, 15 min) {load_at_start} at the start, \
+         {load_at_end} at the end; the run took {:.1} min.\n",
+        machine(),
+        started.elapsed().as_secs_f64() / 60.0
+    );
+    println!(
+        "Each table: the key, `created_at` (indexed) and a ~40-character `body`. In every \
+         repetition the {KINDS} tables start empty and are filled side by side, a batch of \
+         each in turn, the order of the keys changing from batch to batch by a Williams design \
+         (every key in every position and right after every other key equally often); lookups \
+         (the same random row positions on every key) and window scans take turns the same \
+         way. Every \
+         figure is the median of the {} repetitions, with their range (min–max) where it \
+         shows. `× auto-increment` is the key's figure over auto-increment's within each \
+         repetition, then the median and range of those ratios: `≠` when the range excludes \
+         1.00 (a difference beyond the spread), `≈` when it includes 1.00 (none beyond the \
+         spread). For rates higher is better, for sizes and times lower is better. The range \
+         scan fetches the rows of a time window holding 1% of them, through the key where the \
+         key can answer it (Ulid-Flake, UUIDv7; for the keys made by the database, the window \
+         in the keys' own milliseconds) and through the `created_at` index, each timed run right \
+         after an untimed one of the same query (its pages as cached as they can be); both \
+         ratios are against auto-increment's scan by `created_at`.\n",
+        settings.repetitions
     );
     for outcome in &all {
         println!("{}", report(&settings, outcome));
