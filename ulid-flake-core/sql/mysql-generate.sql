@@ -16,30 +16,37 @@
 -- -9223372036854775808, which no application lease uses, and raises the state to its own
 -- millisecond; every key is made from one state, (unix_ms << 15) | randomness, which only
 -- grows; a clock stepped back goes on in the state's millisecond, a full one in the next. The
--- state is a row of an Aria table, because Aria is not transactional: a rolled-back insert does
--- not take its key back, and the table's lock is the calling statement's (outside LOCK TABLES),
--- released when the statement ends, not when its transaction does. But MariaDB takes it when
--- the statement starts, for every statement whose triggers or functions name the function (an
--- insert into a table with the trigger, even one that gives its key): so an inserter waits for
--- another one's statement (a long INSERT ... SELECT included), and while that statement waits
--- for a row lock of an open transaction (a foreign key's parent row locked, a key the
--- transaction inserted), every caller in the database waits, up to innodb_lock_wait_timeout.
--- Where an insert can wait so, select the key in a statement of its own and insert it into a
--- table without the trigger. No state without that lock was found: SETVAL takes only a
--- literal, a stored function may run no dynamic SQL, and a function that inserted into a
--- sequence deadlocked with the inserts' table locks. The clock is SYSDATE(6) in
+-- state is the AUTO_INCREMENT counter of an InnoDB table, ulid_flake_generator_state (the
+-- last state + 1), which InnoDB neither lowers when an insert rolls back or a row is deleted
+-- nor loses in a restart (MariaDB 10.2.4 and later): each step, under a named lock
+-- (GET_LOCK, a session's, taken and released within the call), inserts a row whose key the
+-- counter gives (the last state + 1), computes the next state from it, inserts that state as
+-- a row when it is larger (raising the counter), and deletes both rows, so the table stays
+-- empty. Nothing else waits: the rows are the call's own, InnoDB's table lock for an insert
+-- lets other inserters in, and the named lock is not held once the call returns, so an
+-- inserting statement that then waits for a row lock of an open transaction makes no other
+-- caller wait. (A row of a non-transactional table would: MariaDB locks every table a
+-- statement's triggers and functions use when the statement starts, until it ends, and
+-- Aria's and MyISAM's locks shut other writers out.) With innodb_autoinc_lock_mode = 0
+-- ("traditional", not the default) an insert holds the counter's lock to the end of the
+-- calling statement, and inserters would wait for each other's statements again. A session's
+-- insert_id, auto_increment_increment and auto_increment_offset are set aside for the
+-- counter's insert, or they would make it answer another value than the counter's. The clock
+-- is SYSDATE(6) in
 -- UTC, read when the call runs (NOW() is the statement's start), whatever the session's time
 -- zone, and counted in Unix ms without UNIX_TIMESTAMP's 2038 limit. (A server started with
 -- --sysdate-is-now would read the statement's start, which a session's SET TIMESTAMP moves:
 -- do not run one so.) Randomness is RANDOM_BYTES (the server's TLS library, a
 -- cryptographically secure source).
 --
--- Limits: one primary. Galera does not replicate Aria tables, so its nodes would not share
--- the state; with binlog_format STATEMENT a replica would run the trigger itself and make keys
--- of its own, so the function refuses to make a key then (MIXED, the default, and ROW log the
--- rows). A crash between InnoDB's commit and Aria's can lose the state of a stored key: a key
--- repeats only if the clock is then behind it. A database moved elsewhere must take the state
--- row with it (a whole dump does), or be raised to it before its first key. The install's
+-- Limits: one primary. Galera's nodes would each take the named lock of their own; with
+-- binlog_format STATEMENT a replica would run the trigger itself and make keys of its own, so
+-- the function refuses to make a key then (MIXED, the default, and ROW log the rows, the
+-- state's included, so a replica's counter follows the primary's). A database moved elsewhere
+-- must take the state's counter with it (a whole dump does: it is the table's AUTO_INCREMENT),
+-- or be raised to it before its first key. A call killed (KILL QUERY) while it holds the named
+-- lock leaves it held by its session: every other call then fails after 2 s naming that
+-- connection, until the session's next call (which releases it) or its end. The install's
 -- lock is released when the procedure ends, not when its transaction does: two installs of
 -- one namespace in explicit transactions at once both reserve an id, and the later one then
 -- fails on ulid_flake_generators' key; roll it back and retry.
@@ -51,12 +58,11 @@
 -- Binary logging: the function is declared NOT DETERMINISTIC READS SQL DATA, which MariaDB
 -- accepts with binary logging on (a function that declares MODIFIES SQL DATA is refused, error
 -- 1418, unless log_bin_trust_function_creators is on); the server does not check the
--- characteristic, and the function's only write is to its state row. Creating a function or
+-- characteristic, and the function's only writes are the state's rows. Creating a function or
 -- a trigger with binary logging on needs the SUPER privilege, or
 -- log_bin_trust_function_creators on.
 --
--- MySQL 8 (not tested here) has no Aria (MyISAM is its non-transactional engine) and no
--- RETURNING.
+-- MySQL 8 (not tested here) has no SET STATEMENT and no RETURNING.
 --
 -- Nothing a caller sets changes the state: the clock is the server's and the randomness field
 -- is whole. ulid_flake_make_key(namespace, clock_ms, field_max), which takes both as
@@ -74,12 +80,10 @@ CREATE TABLE IF NOT EXISTS ulid_flake_generators (
         REFERENCES ulid_flake_leases (namespace, scalability_id)
 ) ENGINE = InnoDB;
 
+-- Empty: its AUTO_INCREMENT counter is the state + 1.
 CREATE TABLE IF NOT EXISTS ulid_flake_generator_state (
-    singleton TINYINT NOT NULL PRIMARY KEY CHECK (singleton = 1),
-    state BIGINT NOT NULL
-) ENGINE = Aria TRANSACTIONAL = 1;
-
-INSERT IGNORE INTO ulid_flake_generator_state (singleton, state) VALUES (1, 0);
+    state BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY
+) ENGINE = InnoDB;
 
 -- The reserved rows and the generators stay as the install made them: a lease that took the
 -- database's id, or a generator moved to another id or epoch, would repeat keys. The foreign
@@ -200,13 +204,86 @@ BEGIN
         END IF;
         -- No key before this moment, by the clock the lease's expiry was read with: an expired
         -- lease's holder stamped none after it.
-        UPDATE ulid_flake_generator_state SET state = GREATEST(state, (now_us DIV 1000) << 15)
-            WHERE singleton = 1;
+        DO ulid_flake_next_state(now_us DIV 1000, 32767, epoch_ms);
         INSERT INTO ulid_flake_generators (namespace, scalability_id, epoch_ms)
             VALUES (namespace, installed_id, epoch_ms);
     END IF;
     DO RELEASE_LOCK(CONCAT('ulid_flake_install ', namespace));
     SELECT installed_id AS scalability_id;
+END;
+
+-- The state after the last one for a clock reading (Unix ms), a randomness field whose maximum
+-- is field_max and an epoch: the clock's millisecond with fresh randomness when it is past
+-- the last state's, else the last state's randomness grown by a random 1..=255, or the next
+-- millisecond with fresh randomness when that passes field_max. Refused, the state left as it
+-- was, when its millisecond is outside the epoch's 43 bits: a clock read far ahead once would
+-- otherwise stop every later key.
+DROP FUNCTION IF EXISTS ulid_flake_next_state;
+CREATE FUNCTION ulid_flake_next_state(clock_ms BIGINT, field_max BIGINT, epoch_ms BIGINT) RETURNS BIGINT
+    NOT DETERMINISTIC READS SQL DATA
+BEGIN
+    DECLARE random_bytes BINARY(6) DEFAULT RANDOM_BYTES(6);
+    DECLARE fresh BIGINT;
+    DECLARE increment BIGINT;
+    DECLARE taken BIGINT;
+    DECLARE last_state BIGINT;
+    DECLARE unix_ms BIGINT DEFAULT clock_ms;
+    DECLARE randomness BIGINT;
+    DECLARE made BIGINT;
+    DECLARE released INT;
+    -- Named locks are the server's: one of each database's (the function's own), 60 bytes.
+    DECLARE lock_name VARCHAR(64) DEFAULT CONCAT('ulid_flake_generator_state ', MD5(DATABASE()));
+    DECLARE message VARCHAR(512);
+    DECLARE EXIT HANDLER FOR SQLEXCEPTION
+    BEGIN
+        DO RELEASE_LOCK(lock_name);
+        RESIGNAL;
+    END;
+    IF NOT (GET_LOCK(lock_name, 2) <=> 1) THEN
+        SET message = CONCAT('lock wait timeout: expected the generator state''s lock, GET_LOCK(',
+            QUOTE(lock_name), '), within 2 s, found it held by connection ',
+            COALESCE(IS_USED_LOCK(lock_name), 'none'));
+        SIGNAL SQLSTATE 'HY000' SET MESSAGE_TEXT = message;
+    END IF;
+    -- The counter's next value, the last state + 1, whatever the session set for its own
+    -- inserts.
+    SET STATEMENT insert_id = 0, auto_increment_increment = 1, auto_increment_offset = 1 FOR
+        INSERT INTO ulid_flake_generator_state (state) VALUES (NULL);
+    SET taken = LAST_INSERT_ID();
+    SET last_state = taken - 1;
+    SET fresh = (CONV(HEX(SUBSTRING(random_bytes, 1, 2)), 16, 10) & 32767) % (field_max + 1);
+    -- A draw of 0 is drawn again: the first non-zero of four random bytes (all four zero:
+    -- 1 in 2^32, then 1).
+    SET increment = COALESCE(NULLIF(ASCII(SUBSTRING(random_bytes, 3, 1)), 0),
+        NULLIF(ASCII(SUBSTRING(random_bytes, 4, 1)), 0),
+        NULLIF(ASCII(SUBSTRING(random_bytes, 5, 1)), 0),
+        NULLIF(ASCII(SUBSTRING(random_bytes, 6, 1)), 0), 1);
+    IF unix_ms > (last_state >> 15) THEN
+        SET randomness = fresh;
+    ELSE
+        SET unix_ms = last_state >> 15;
+        SET randomness = (last_state & 32767) + increment;
+        IF randomness > field_max THEN
+            SET unix_ms = unix_ms + 1;
+            SET randomness = fresh;
+        END IF;
+    END IF;
+    IF unix_ms - epoch_ms NOT BETWEEN 0 AND 8796093022207 THEN
+        SET message = CONCAT('timestamp out of range: expected 0..=8796093022207 ms since the epoch ',
+            epoch_ms, ', found ', unix_ms - epoch_ms);
+        SIGNAL SQLSTATE '22008' SET MESSAGE_TEXT = message;
+    END IF;
+    -- Never below the row just taken: a larger millisecond, or the last randomness grown.
+    SET made = (unix_ms << 15) | randomness;
+    IF made > taken THEN
+        INSERT INTO ulid_flake_generator_state (state) VALUES (made);
+    END IF;
+    DELETE FROM ulid_flake_generator_state WHERE state IN (taken, made);
+    -- As often as this session holds it: a call killed while it held the lock left it held.
+    REPEAT
+        SET released = RELEASE_LOCK(lock_name);
+    UNTIL NOT (released <=> 1) END REPEAT;
+    RETURN made;
 END;
 
 -- The key of the namespace's generator for a clock reading (Unix ms) and a randomness field
@@ -215,14 +292,9 @@ DROP FUNCTION IF EXISTS ulid_flake_make_key;
 CREATE FUNCTION ulid_flake_make_key(namespace TEXT, clock_ms BIGINT, field_max BIGINT) RETURNS BIGINT
     NOT DETERMINISTIC READS SQL DATA
 BEGIN
-    DECLARE random_bytes BINARY(6) DEFAULT RANDOM_BYTES(6);
-    DECLARE fresh BIGINT;
-    DECLARE increment BIGINT;
     DECLARE installed_id SMALLINT;
     DECLARE installed_epoch BIGINT;
-    DECLARE last_state BIGINT;
-    DECLARE unix_ms BIGINT DEFAULT clock_ms;
-    DECLARE randomness BIGINT;
+    DECLARE state BIGINT;
     DECLARE message VARCHAR(512);
     -- Logged as a statement, the insert would run the trigger again on each replica, which
     -- would make keys of its own (MIXED logs the rows of a statement that calls SYSDATE).
@@ -252,38 +324,8 @@ BEGIN
             ': expected one installed by ulid_flake_install_generator, found none');
         SIGNAL SQLSTATE '42704' SET MESSAGE_TEXT = message;
     END IF;
-    SET fresh = (CONV(HEX(SUBSTRING(random_bytes, 1, 2)), 16, 10) & 32767) % (field_max + 1);
-    -- A draw of 0 is drawn again: the first non-zero of four random bytes (all four zero:
-    -- 1 in 2^32, then 1).
-    SET increment = COALESCE(NULLIF(ASCII(SUBSTRING(random_bytes, 3, 1)), 0),
-        NULLIF(ASCII(SUBSTRING(random_bytes, 4, 1)), 0),
-        NULLIF(ASCII(SUBSTRING(random_bytes, 5, 1)), 0),
-        NULLIF(ASCII(SUBSTRING(random_bytes, 6, 1)), 0), 1);
-    -- Read and written under the table's write lock, which the calling statement takes
-    -- when it starts and releases when it ends (Aria's locks are not transactional).
-    SELECT state INTO last_state FROM ulid_flake_generator_state WHERE singleton = 1;
-    IF last_state IS NULL THEN
-        SIGNAL SQLSTATE '55000' SET MESSAGE_TEXT =
-            'no generator state: expected one row in ulid_flake_generator_state, found none';
-    END IF;
-    IF unix_ms > (last_state >> 15) THEN
-        SET randomness = fresh;
-    ELSE
-        SET unix_ms = last_state >> 15;
-        SET randomness = (last_state & 32767) + increment;
-        IF randomness > field_max THEN
-            SET unix_ms = unix_ms + 1;
-            SET randomness = fresh;
-        END IF;
-    END IF;
-    IF unix_ms - installed_epoch NOT BETWEEN 0 AND 8796093022207 THEN
-        SET message = CONCAT('timestamp out of range: expected 0..=8796093022207 ms since the epoch ',
-            installed_epoch, ', found ', unix_ms - installed_epoch);
-        SIGNAL SQLSTATE '22008' SET MESSAGE_TEXT = message;
-    END IF;
-    UPDATE ulid_flake_generator_state SET state = (unix_ms << 15) | randomness
-        WHERE singleton = 1;
-    RETURN ((unix_ms - installed_epoch) << 20) | (randomness << 5) | installed_id;
+    SET state = ulid_flake_next_state(clock_ms, field_max, installed_epoch);
+    RETURN (((state >> 15) - installed_epoch) << 20) | ((state & 32767) << 5) | installed_id;
 END;
 
 -- The Unix millisecond of a UTC time, past 2038 (UNIX_TIMESTAMP answers NULL after

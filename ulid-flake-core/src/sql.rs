@@ -51,15 +51,15 @@
 //! a full millisecond in the next — the keys stay unique and increasing, stamped ahead of the
 //! clock until it catches up. There is one state for all namespaces of a database, so they
 //! share a millisecond's capacity (on average 128 keys). The state and its lock are outside
-//! the caller's transaction: a rolled-back insert does not take its key back. On PostgreSQL
-//! the state is a sequence and the lock a session-level advisory lock taken and released within
-//! each call, so an open transaction makes no other inserter wait. **On MariaDB it can**: the
-//! state is a row of a non-transactional (Aria) table, which every statement that may call the
-//! function (an insert into a table with the trigger, even one that gives its key) locks when
-//! it starts, until it ends; while one waits for a row lock an open transaction holds, every
-//! caller in the database waits, up to `innodb_lock_wait_timeout` for each such lock. Where an
-//! insert can wait so, select the key in a statement of its own first and insert it into a
-//! table without the trigger. The clock is the one read when the call runs:
+//! the caller's transaction: a rolled-back insert does not take its key back. The lock is a
+//! session's, taken and released within each call, so an open transaction makes no other
+//! inserter wait. On PostgreSQL the state is a sequence and the lock an advisory lock. On
+//! MariaDB the state is the `AUTO_INCREMENT` counter of an empty InnoDB table (the last state
+//! \+ 1; InnoDB never lowers it), which each call raises by inserting rows of its own and
+//! deleting them, and the lock a named lock (`GET_LOCK`): MariaDB locks every table a
+//! statement's triggers and functions use for the statement's whole length, and InnoDB's lock
+//! for an insert lets other inserters in (a row of a non-transactional table would shut them
+//! out while one insert waits for a row lock). The clock is the one read when the call runs:
 //! PostgreSQL's `clock_timestamp()`, MariaDB's `SYSDATE(6)` read in UTC whatever the session's
 //! time zone and counted without `UNIX_TIMESTAMP`'s 2038 limit.
 //!
@@ -80,7 +80,8 @@
 //! accepts the function as declared (`NOT DETERMINISTIC READS SQL DATA`); creating any
 //! function or trigger there needs `SUPER` or `log_bin_trust_function_creators = 1`. SQLite has no stored
 //! functions, so no generator: let the application make the keys. MySQL 8 cannot run the
-//! MariaDB SQL as written: it lacks Aria (`MyISAM` is its non-transactional engine).
+//! MariaDB SQL as written: it lacks `SET STATEMENT`, which sets the session's `insert_id` and
+//! `auto_increment_*` aside for the counter's insert, and `RETURNING`.
 //!
 //! **Privileges**: nothing a caller sets moves the state — the clock is the server's and the
 //! randomness field whole; `ulid_flake_make_key(namespace, clock_ms, field_max)`, the step that
@@ -94,9 +95,9 @@
 //! **Limits**: one primary — multi-primary setups (Galera, BDR) do not share the state; on
 //! MariaDB the function refuses `binlog_format = STATEMENT`, under which replicas would make
 //! keys of their own; a crash that loses the state's last change (PostgreSQL with
-//! `synchronous_commit` off; MariaDB between InnoDB's commit and the state's) repeats a key
-//! only if the clock is then behind it. A database moved elsewhere must take the state with
-//! it (the sequence or table `ulid_flake_generator_state`, which PostgreSQL's logical
+//! `synchronous_commit` off) repeats a key only if the clock is then behind it. A database
+//! moved elsewhere must take the state with it (the sequence `ulid_flake_generator_state`, or
+//! the `AUTO_INCREMENT` of MariaDB's table of that name, which PostgreSQL's logical
 //! replication does not copy): raise the new one's to the old one's before its first key.
 //! Concurrent installs of one namespace inside explicit transactions fail but one (a
 //! serialization error under PostgreSQL's `REPEATABLE READ`, a duplicate key on MariaDB):
@@ -105,8 +106,8 @@
 //! **Errors** name the cause: an empty or over-long namespace (`expected 1..=64 bytes`), a
 //! namespace without a generator, one whose 32 ids are all leased, another epoch for an
 //! installed namespace, an epoch the server's clock has not reached (refused before an id is
-//! taken for it). On PostgreSQL any login may hold the state's advisory lock: calls then
-//! fail after 2 s (the step's `lock_timeout`) with an error naming the lock and its holder.
+//! taken for it). Any login may hold the state's lock (PostgreSQL's advisory lock, MariaDB's
+//! named lock): calls then fail after 2 s with an error naming the lock and its holder.
 //!
 //! ```
 //! assert!(ulid_flake_core::sql::POSTGRES_FUNCTIONS.contains("FUNCTION ulid_flake_to_text"));

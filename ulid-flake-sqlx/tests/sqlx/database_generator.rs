@@ -925,9 +925,9 @@ async fn mariadb_a_user_with_insert_alone_gets_keys_and_can_move_nothing() {
     assert!(keys.iter().all(|key| key.scalability_id() == 0));
     for (statement, message) in [
         (
-            "UPDATE ulid_flake_generator_state SET state = 0".to_owned(),
+            "ALTER TABLE ulid_flake_generator_state AUTO_INCREMENT = 1".to_owned(),
             format!(
-                "UPDATE command denied to user '{user}'@'127.0.0.1' for table `{database}`.`ulid_flake_generator_state`"
+                "ALTER command denied to user '{user}'@'127.0.0.1' for table `{database}`.`ulid_flake_generator_state`"
             ),
         ),
         (
@@ -1070,100 +1070,37 @@ async fn mariadb_statement_binary_logging_is_refused() {
 }
 
 /// MariaDB tables `ledger` (a unique `ref`, so that an insert can wait for another's) and
-/// `receipt`, whose keys come from the generators of `billing` and `other`, made by triggers
-/// when `triggers`, or else inserted by the caller.
-async fn ledger_and_receipt(connection: &mut sqlx::MySqlConnection, triggers: bool) {
-    let mut statements = vec![
+/// `receipt`, whose keys the triggers of the generators of `billing` and `other` make.
+async fn ledger_and_receipt(connection: &mut sqlx::MySqlConnection) {
+    for statement in [
         "CALL ulid_flake_install_generator('billing', 1704067200000)".to_owned(),
         "CALL ulid_flake_install_generator('other', 1704067200000)".to_owned(),
         "CREATE TABLE ledger (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, ref VARCHAR(8) NOT NULL UNIQUE)"
             .to_owned(),
         "CREATE TABLE receipt (id BIGINT NOT NULL DEFAULT 0 PRIMARY KEY, total BIGINT)".to_owned(),
-    ];
-    if triggers {
-        statements.push(ulid_flake_sqlx::sql::mysql_generate_trigger(
-            "ledger", "id", "billing",
-        ));
-        statements.push(ulid_flake_sqlx::sql::mysql_generate_trigger(
-            "receipt", "id", "other",
-        ));
-    }
-    for statement in statements {
+        ulid_flake_sqlx::sql::mysql_generate_trigger("ledger", "id", "billing"),
+        ulid_flake_sqlx::sql::mysql_generate_trigger("receipt", "id", "other"),
+    ] {
         connection.execute(sql(&statement)).await.unwrap();
     }
 }
 
-/// MariaDB's state is a row of an Aria table, whose lock every statement that may call the
-/// function takes when it starts and keeps until it ends (MariaDB opens and locks all the
-/// tables a statement's triggers and functions use before it runs) — an insert into a table
-/// with the trigger, even one that gives its key. While such a statement waits for a row lock
-/// an open transaction holds, every other caller waits too, in any table and namespace, until
-/// that wait ends: here the waiting insert's, cut to 2 s by its `innodb_lock_wait_timeout`.
+/// MariaDB locks every table a statement's triggers and functions use when the statement
+/// starts, until it ends; the state's table is InnoDB's, whose locks for an insert let other
+/// inserters in, and its named lock is released before the call returns. So while one insert
+/// waits for a row lock an open transaction holds (a unique `ref` that transaction inserted),
+/// other inserts into that table and into another one, in another namespace, go on at once; the
+/// waiting one goes on when the transaction ends, with the key its trigger made before it
+/// waited.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mariadb_a_statement_waiting_for_a_row_lock_makes_every_inserter_wait() {
+async fn mariadb_a_statement_waiting_for_a_row_lock_makes_no_other_inserter_wait() {
     let url = mysql::fresh_database().await;
     let mut owner = sqlx::MySqlConnection::connect(&url).await.unwrap();
-    ledger_and_receipt(&mut owner, true).await;
+    ledger_and_receipt(&mut owner).await;
+    let insert = |statement: &'static str| sqlx::query_scalar::<_, Id<Invoice>>(statement);
     let mut first = owner.begin().await.unwrap();
-    first
-        .execute("INSERT INTO ledger (ref) VALUES ('a')")
-        .await
-        .unwrap();
-    let mut second = sqlx::MySqlConnection::connect(&url).await.unwrap();
-    second
-        .execute("SET innodb_lock_wait_timeout = 2")
-        .await
-        .unwrap();
-    let waiting = tokio::spawn(async move {
-        let result = second
-            .execute("INSERT INTO ledger (id, ref) VALUES (1, 'a')")
-            .await
-            .map(|_| ());
-        (result, std::time::Instant::now())
-    });
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let mut third = sqlx::MySqlConnection::connect(&url).await.unwrap();
-    let started = std::time::Instant::now();
-    third
-        .execute("INSERT INTO receipt (total) VALUES (1)")
-        .await
-        .unwrap();
-    let third_done = std::time::Instant::now();
-    let (result, second_done) = waiting.await.unwrap();
-    assert_eq!(
-        database_message(result.unwrap_err()),
-        "Lock wait timeout exceeded; try restarting transaction"
-    );
-    assert!(
-        third_done >= second_done,
-        "the other insert ended {:?} before the waiting one",
-        second_done - third_done
-    );
-    assert!(
-        third_done - started >= Duration::from_secs(1),
-        "the other insert took {:?}",
-        third_done - started
-    );
-    first.rollback().await.unwrap();
-}
-
-/// The way around it on MariaDB: select the key in its own statement, which ends before the
-/// insert waits for anything, and insert it into a table without the trigger. While an insert
-/// waits for an open transaction's row lock, another caller gets its key and inserts it at
-/// once; the waiting insert goes on when the transaction ends.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mariadb_a_key_selected_first_makes_no_inserter_wait() {
-    let url = mysql::fresh_database().await;
-    let mut owner = sqlx::MySqlConnection::connect(&url).await.unwrap();
-    ledger_and_receipt(&mut owner, false).await;
-    let select = |namespace: &'static str| {
-        sqlx::query_scalar::<_, Id<Invoice>>("SELECT ulid_flake_generate(?)").bind(namespace)
-    };
-    let mut first = owner.begin().await.unwrap();
-    let held = select("billing").fetch_one(&mut *first).await.unwrap();
-    sqlx::query("INSERT INTO ledger (id, ref) VALUES (?, 'a')")
-        .bind(held)
-        .execute(&mut *first)
+    let held = insert("INSERT INTO ledger (ref) VALUES ('a') RETURNING id")
+        .fetch_one(&mut *first)
         .await
         .unwrap();
     let mut second = sqlx::MySqlConnection::connect(&url).await.unwrap();
@@ -1171,32 +1108,125 @@ async fn mariadb_a_key_selected_first_makes_no_inserter_wait() {
         .execute("SET innodb_lock_wait_timeout = 10")
         .await
         .unwrap();
-    let waiting_key = select("billing").fetch_one(&mut second).await.unwrap();
     let waiting = tokio::spawn(async move {
-        sqlx::query("INSERT INTO ledger (id, ref) VALUES (?, 'a')")
-            .bind(waiting_key)
-            .execute(&mut second)
+        insert("INSERT INTO ledger (ref) VALUES ('a') RETURNING id")
+            .fetch_one(&mut second)
             .await
-            .map(|_| ())
     });
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut third = sqlx::MySqlConnection::connect(&url).await.unwrap();
     let started = std::time::Instant::now();
-    let other_key = select("other").fetch_one(&mut third).await.unwrap();
-    sqlx::query("INSERT INTO receipt (id, total) VALUES (?, 1)")
-        .bind(other_key)
-        .execute(&mut third)
+    let other_table = insert("INSERT INTO receipt (total) VALUES (1) RETURNING id")
+        .fetch_one(&mut third)
+        .await
+        .unwrap();
+    let same_table = insert("INSERT INTO ledger (ref) VALUES ('b') RETURNING id")
+        .fetch_one(&mut third)
         .await
         .unwrap();
     let took = started.elapsed();
     assert!(
         took < Duration::from_secs(1),
-        "the other insert took {took:?}"
+        "the other inserts took {took:?}"
     );
-    assert!(!waiting.is_finished(), "the insert of 'a' did not wait");
+    assert!(
+        !waiting.is_finished(),
+        "the second insert of 'a' did not wait"
+    );
     first.rollback().await.unwrap();
-    waiting.await.unwrap().unwrap();
-    assert!(held < waiting_key && waiting_key < other_key);
+    let waited = waiting.await.unwrap().unwrap();
+    assert!(
+        held < waited && waited < other_table && other_table < same_table,
+        "{held}, {waited}, {other_table}, {same_table}"
+    );
+    assert_eq!(
+        (waited.scalability_id(), other_table.scalability_id()),
+        (0, 0),
+        "each namespace's first id"
+    );
+}
+
+/// Any login may take the state's named lock (`ulid_flake_generator_state` and the MD5 of the
+/// database's name: named locks are the server's): a call then fails after 2 s with an error naming
+/// the connection that holds it, instead of waiting for as long as the lock is held. A call
+/// of the holding session itself makes its key and releases the lock however often its
+/// session took it (as a call killed while holding it leaves it), so calls go on.
+#[tokio::test]
+async fn mariadb_a_session_holding_the_lock_makes_calls_fail_after_2_s_naming_it() {
+    let url = mysql::fresh_database().await;
+    let mut caller = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    caller
+        .execute("CALL ulid_flake_install_generator('billing', 1704067200000)")
+        .await
+        .unwrap();
+    let mut holder = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    let (holder_id, lock_name, taken): (u64, String, i32) = sqlx::query_as(
+        "SELECT CONNECTION_ID(), @name := CONCAT('ulid_flake_generator_state ', MD5(DATABASE())), \
+         GET_LOCK(@name, 0) + GET_LOCK(@name, 0)",
+    )
+    .fetch_one(&mut holder)
+    .await
+    .unwrap();
+    assert_eq!(taken, 2);
+    let generate = || sqlx::query_scalar::<_, Id<Invoice>>("SELECT ulid_flake_generate('billing')");
+    let started = std::time::Instant::now();
+    let error = generate().fetch_one(&mut caller).await.unwrap_err();
+    let waited = started.elapsed();
+    assert_eq!(
+        database_message(error),
+        format!(
+            "lock wait timeout: expected the generator state's lock, GET_LOCK('{lock_name}'), within 2 s, found it held by connection {holder_id}"
+        )
+    );
+    assert!(
+        (Duration::from_secs(2)..Duration::from_secs(3)).contains(&waited),
+        "failed after {waited:?}"
+    );
+    let by_holder = generate().fetch_one(&mut holder).await.unwrap();
+    let after = generate().fetch_one(&mut caller).await.unwrap();
+    assert!(by_holder < after, "{by_holder} then {after}");
+}
+
+/// The state is the counter of an `AUTO_INCREMENT` column, and a session's `insert_id`,
+/// `auto_increment_increment` and `auto_increment_offset` would move the value an insert takes
+/// from it: the step sets them aside, and leaves them as the session set them. With the state a
+/// minute ahead of the clock, a session with all three set makes keys after it, in its
+/// millisecond.
+#[tokio::test]
+async fn mariadb_a_session_s_auto_increment_settings_move_nothing() {
+    let url = mysql::fresh_database().await;
+    let mut owner = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    owner
+        .execute("CALL ulid_flake_install_generator('billing', 1704067200000)")
+        .await
+        .unwrap();
+    let ahead: Id<Invoice> = sqlx::query_scalar("SELECT ulid_flake_make_key('billing', ?, 32767)")
+        .bind(unix_ms_now() + 60_000)
+        .fetch_one(&mut owner)
+        .await
+        .unwrap();
+    let mut session = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    session
+        .execute("SET insert_id = 1, auto_increment_increment = 1000, auto_increment_offset = 7")
+        .await
+        .unwrap();
+    let mut keys = vec![ahead];
+    for _ in 0..3 {
+        keys.push(
+            sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+                .fetch_one(&mut session)
+                .await
+                .unwrap(),
+        );
+    }
+    assert!(keys.windows(2).all(|pair| pair[0] < pair[1]), "{keys:?}");
+    assert_eq!(unix_ms(keys[1]), unix_ms(ahead), "{keys:?}");
+    let kept: (u64, u64, u64) =
+        sqlx::query_as("SELECT @@insert_id, @@auto_increment_increment, @@auto_increment_offset")
+            .fetch_one(&mut session)
+            .await
+            .unwrap();
+    assert_eq!(kept, (1, 1000, 7));
 }
 
 /// The test server logs binary and does not trust function creators, so the migrations above
