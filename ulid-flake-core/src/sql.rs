@@ -89,7 +89,9 @@
 //! runs with its owner's rights, so a caller needs only `EXECUTE` on it (`PUBLIC`'s by default)
 //! and no right that could set the state back. On MariaDB a trigger runs as its definer: an
 //! inserting user needs only `INSERT`, and `EXECUTE` on `ulid_flake_generate` to call it
-//! itself (grant none on `ulid_flake_make_key`). Install the functions in the schema whose
+//! itself (grant none on `ulid_flake_make_key`); a MariaDB user who may create temporary
+//! tables or alter tables in the install schema can make keys repeat (a session's temporary
+//! table stands in for the generator's). Install the functions in the schema whose
 //! `ulid_flake_leases` the application's leases use: the reservation is a row of that table.
 //!
 //! **Limits**: one primary — multi-primary setups (Galera, BDR) do not share the state; on

@@ -1229,6 +1229,31 @@ async fn mariadb_a_session_s_auto_increment_settings_move_nothing() {
     assert_eq!(kept, (1, 1000, 7));
 }
 
+/// A known limit, shown: MariaDB resolves a name to the session's temporary table first, in a
+/// function or trigger too, so a session that may create temporary tables in the install
+/// schema can put its own `ulid_flake_generators` in front of the real one and have its keys
+/// made under another scalability id (here 7, which a lease could hold), or its own
+/// `ulid_flake_generator_state`. Inserting users must not have `CREATE TEMPORARY TABLES` (nor
+/// `ALTER`) on that schema.
+#[tokio::test]
+async fn mariadb_a_session_s_temporary_table_stands_in_for_the_generator_s() {
+    let url = mysql::fresh_database().await;
+    let mut connection = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    for statement in [
+        "CALL ulid_flake_install_generator('billing', 1704067200000)",
+        "CREATE TEMPORARY TABLE ulid_flake_generators \
+         (namespace VARCHAR(64) PRIMARY KEY, scalability_id SMALLINT, epoch_ms BIGINT)",
+        "INSERT INTO ulid_flake_generators VALUES ('billing', 7, 1704067200000)",
+    ] {
+        connection.execute(statement).await.unwrap();
+    }
+    let key: Id<Invoice> = sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+        .fetch_one(&mut connection)
+        .await
+        .unwrap();
+    assert_eq!(key.scalability_id(), 7);
+}
+
 /// The test server logs binary and does not trust function creators, so the migrations above
 /// passed the check MariaDB makes there (error 1418 otherwise).
 #[tokio::test]
