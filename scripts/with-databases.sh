@@ -198,6 +198,10 @@ cleanup() {
     [[ -n $bouncer_pid ]] && stop_server PgBouncer "$bouncer_pid" TERM
     [[ -n $pgve_pid ]] && stop_postgres
     [[ -n $my_pid ]] && stop_server MariaDB "$my_pid" TERM
+    # A test that crashes MariaDB starts it again: that process is not our child.
+    local restarted=''
+    [[ -f $tmp/mariadb/mysqld.pid ]] && read -r restarted <"$tmp/mariadb/mysqld.pid"
+    [[ -n $restarted && $restarted != "$my_pid" ]] && stop_server "MariaDB (restarted)" "$restarted" TERM
     [[ -n $tmp ]] && rm -rf "$tmp"
     exit "$status"
 }

@@ -1274,3 +1274,111 @@ async fn mariadb_logs_binary_and_checks_function_characteristics() {
             .starts_with("This function has none of DETERMINISTIC, NO SQL, or READS SQL DATA")
     );
 }
+
+/// Tests that kill the shared MariaDB server: run alone, in the test command's step of their
+/// own (`server_crash::`), never beside the others.
+mod server_crash {
+    use super::*;
+
+    /// The test server's `mariadbd`: its pid, from `ULID_FLAKE_TEST_MYSQL_PID_FILE`.
+    fn server_pid() -> u32 {
+        let file = std::env::var("ULID_FLAKE_TEST_MYSQL_PID_FILE").expect(
+            "ULID_FLAKE_TEST_MYSQL_PID_FILE: run the tests through scripts/with-databases.sh",
+        );
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    }
+
+    /// Kills the server with `SIGKILL` (a crash: nothing flushed on the way out) and starts it
+    /// again with the same command line; returns once it accepts connections at `url`.
+    async fn crash_and_restart(url: &str) {
+        let pid = server_pid();
+        let command_line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap();
+        let arguments: Vec<String> = command_line
+            .split(|&byte| byte == 0)
+            .filter(|argument| !argument.is_empty())
+            .map(|argument| String::from_utf8(argument.to_vec()).unwrap())
+            .collect();
+        let killed = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let started = std::time::Instant::now();
+        while std::path::Path::new(&format!("/proc/{pid}")).exists()
+            && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .is_ok_and(|stat| stat.contains(") Z "))
+        {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "mariadbd {pid} still runs"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // Through a shell that leaves it running in the background: the server outlives this
+        // test, and is no child of it to reap.
+        let spawned = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("\"$@\" </dev/null >/dev/null 2>&1 &")
+            .arg("sh")
+            .args(&arguments)
+            .status()
+            .unwrap();
+        assert!(spawned.success());
+        loop {
+            if sqlx::MySqlConnection::connect(url).await.is_ok() {
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "mariadbd did not come back within 60 s"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// MariaDB's state is InnoDB's `AUTO_INCREMENT` counter: neither a rollback nor a crash of
+    /// the server sets it back. A key made a minute ahead of the clock, and one two minutes
+    /// ahead in a transaction rolled back, then the server killed (after a second and a half:
+    /// the test server writes its redo log once a second, not at each commit) and started
+    /// again: the next key goes on after both, in the later one's millisecond.
+    #[tokio::test]
+    async fn mariadb_the_state_outlives_a_rollback_and_a_crash_of_the_server() {
+        let url = mysql::fresh_database().await;
+        let mut connection = sqlx::MySqlConnection::connect(&url).await.unwrap();
+        connection
+            .execute("CALL ulid_flake_install_generator('billing', 1704067200000)")
+            .await
+            .unwrap();
+        let make_key = |clock_ms: i64| {
+            sqlx::query_scalar::<_, Id<Invoice>>("SELECT ulid_flake_make_key('billing', ?, 32767)")
+                .bind(clock_ms)
+        };
+        let ahead = make_key(unix_ms_now() + 60_000)
+            .fetch_one(&mut connection)
+            .await
+            .unwrap();
+        let mut rolled_back = connection.begin().await.unwrap();
+        let further = make_key(unix_ms_now() + 120_000)
+            .fetch_one(&mut *rolled_back)
+            .await
+            .unwrap();
+        rolled_back.rollback().await.unwrap();
+        drop(connection);
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        crash_and_restart(&url).await;
+        let mut connection = sqlx::MySqlConnection::connect(&url).await.unwrap();
+        let after: Id<Invoice> = sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+            .fetch_one(&mut connection)
+            .await
+            .unwrap();
+        assert!(
+            ahead < further && further < after,
+            "{ahead}, {further}, then {after}"
+        );
+        assert_eq!(unix_ms(after), unix_ms(further), "{further} then {after}");
+    }
+}
