@@ -18,12 +18,14 @@
 -- grows; a clock stepped back goes on in the state's millisecond, a full one in the next. The
 -- state is the AUTO_INCREMENT counter of an InnoDB table, ulid_flake_generator_state (the
 -- last state + 1), which InnoDB neither lowers when an insert rolls back or a row is deleted
--- nor loses in a restart (MariaDB 10.2.4 and later): each step, under a named lock
--- (GET_LOCK, a session's, taken and released within the call), inserts a row whose key the
--- counter gives (the last state + 1), computes the next state from it, inserts that state as
--- a row when it is larger (raising the counter), and deletes both rows, so the table stays
--- empty. Nothing else waits: the rows are the call's own, InnoDB's table lock for an insert
--- lets other inserters in, and the named lock is not held once the call returns, so an
+-- nor loses in a crash once its redo log holds it (MariaDB 10.2.4 and later): each step
+-- inserts a row of the session's own (taking the table's lock before the named lock), then,
+-- under a named lock (GET_LOCK, a session's, taken and released within the call), inserts a
+-- row whose key the counter gives (the last state + 1), computes the next state from it,
+-- inserts that state as a row when it is larger (raising the counter), and deletes the rows
+-- one by one, so the table stays empty. Nothing else waits: the rows are the call's own,
+-- deleted by their keys (no gap locked), InnoDB's table lock for an insert lets other
+-- inserters in, and the named lock is not held once the call returns, so an
 -- inserting statement that then waits for a row lock of an open transaction makes no other
 -- caller wait. (A row of a non-transactional table would: MariaDB locks every table a
 -- statement's triggers and functions use when the statement starts, until it ends, and
@@ -44,9 +46,14 @@
 -- the function refuses to make a key then (MIXED, the default, and ROW log the rows, the
 -- state's included, so a replica's counter follows the primary's). A database moved elsewhere
 -- must take the state's counter with it (a whole dump does: it is the table's AUTO_INCREMENT),
--- or be raised to it before its first key. A call killed (KILL QUERY) while it holds the named
--- lock leaves it held by its session: every other call then fails after 2 s naming that
--- connection, until the session's next call (which releases it) or its end. The install's
+-- or be raised to it before its first key. A call interrupted (KILL QUERY, max_statement_time)
+-- while it holds the named lock leaves it held by its session (no handler runs then): every
+-- other call then fails after 2 s naming that connection, until the session's next call
+-- (which releases it, as often as the session took it) or its end. Each caller's transaction
+-- holds a shared lock on its namespace's row of ulid_flake_generators until it ends (the
+-- read within an INSERT locks), which nothing but a refused UPDATE would wait for. DDL on
+-- these tables or functions waits for every open transaction that made a key, and every
+-- caller waits behind it. The install's
 -- lock is released when the procedure ends, not when its transaction does: two installs of
 -- one namespace in explicit transactions at once both reserve an id, and the later one then
 -- fails on ulid_flake_generators' key; roll it back and retry.
@@ -123,8 +130,7 @@ BEGIN
     SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = message;
 END;
 
-DROP PROCEDURE IF EXISTS ulid_flake_install_generator;
-CREATE PROCEDURE ulid_flake_install_generator(namespace TEXT, epoch_ms BIGINT)
+CREATE OR REPLACE PROCEDURE ulid_flake_install_generator(namespace TEXT, epoch_ms BIGINT)
     MODIFIES SQL DATA
 BEGIN
     DECLARE database_holder BIGINT DEFAULT -9223372036854775808;
@@ -218,8 +224,7 @@ END;
 -- millisecond with fresh randomness when that passes field_max. Refused, the state left as it
 -- was, when its millisecond is outside the epoch's 43 bits: a clock read far ahead once would
 -- otherwise stop every later key.
-DROP FUNCTION IF EXISTS ulid_flake_next_state;
-CREATE FUNCTION ulid_flake_next_state(clock_ms BIGINT, field_max BIGINT, epoch_ms BIGINT) RETURNS BIGINT
+CREATE OR REPLACE FUNCTION ulid_flake_next_state(clock_ms BIGINT, field_max BIGINT, epoch_ms BIGINT) RETURNS BIGINT
     NOT DETERMINISTIC READS SQL DATA
 BEGIN
     DECLARE random_bytes BINARY(6) DEFAULT RANDOM_BYTES(6);
@@ -233,12 +238,22 @@ BEGIN
     DECLARE released INT;
     -- Named locks are the server's: one of each database's (the function's own), 60 bytes.
     DECLARE lock_name VARCHAR(64) DEFAULT CONCAT('ulid_flake_generator_state ', MD5(DATABASE()));
+    -- The session's own row, below every state (connection ids are unique while their
+    -- sessions last).
+    DECLARE own_row BIGINT DEFAULT -CONNECTION_ID();
     DECLARE message VARCHAR(512);
     DECLARE EXIT HANDLER FOR SQLEXCEPTION
     BEGIN
         DO RELEASE_LOCK(lock_name);
         RESIGNAL;
     END;
+    -- The table's own lock first, outside the named lock: a session holding LOCK TABLES ...
+    -- WRITE of a table with the trigger, with autocommit off, holds the state's table too.
+    -- Waited for here, the calling statement fails after 2 s (a lock wait timeout, which no
+    -- handler may catch within a trigger or function) and holds nothing; waited for under the
+    -- named lock, it would stall every caller and leave that lock held.
+    SET STATEMENT innodb_lock_wait_timeout = 2 FOR
+        INSERT INTO ulid_flake_generator_state (state) VALUES (own_row);
     IF NOT (GET_LOCK(lock_name, 2) <=> 1) THEN
         SET message = CONCAT('lock wait timeout: expected the generator state''s lock, GET_LOCK(',
             QUOTE(lock_name), '), within 2 s, found it held by connection ',
@@ -278,7 +293,11 @@ BEGIN
     IF made > taken THEN
         INSERT INTO ulid_flake_generator_state (state) VALUES (made);
     END IF;
-    DELETE FROM ulid_flake_generator_state WHERE state IN (taken, made);
+    -- One row a statement: a delete by one key of the primary key locks that row alone, where
+    -- one by a list of keys would lock the gaps before them too, and stall other inserts.
+    DELETE FROM ulid_flake_generator_state WHERE state = own_row;
+    DELETE FROM ulid_flake_generator_state WHERE state = taken;
+    DELETE FROM ulid_flake_generator_state WHERE state = made;
     -- As often as this session holds it: a call killed while it held the lock left it held.
     REPEAT
         SET released = RELEASE_LOCK(lock_name);
@@ -288,8 +307,7 @@ END;
 
 -- The key of the namespace's generator for a clock reading (Unix ms) and a randomness field
 -- whose maximum is field_max: ulid_flake_generate's step, with the server's clock and 32767.
-DROP FUNCTION IF EXISTS ulid_flake_make_key;
-CREATE FUNCTION ulid_flake_make_key(namespace TEXT, clock_ms BIGINT, field_max BIGINT) RETURNS BIGINT
+CREATE OR REPLACE FUNCTION ulid_flake_make_key(namespace TEXT, clock_ms BIGINT, field_max BIGINT) RETURNS BIGINT
     NOT DETERMINISTIC READS SQL DATA
 BEGIN
     DECLARE installed_id SMALLINT;
@@ -330,13 +348,11 @@ END;
 
 -- The Unix millisecond of a UTC time, past 2038 (UNIX_TIMESTAMP answers NULL after
 -- 2038-01-19 03:14:07 UTC).
-DROP FUNCTION IF EXISTS ulid_flake_unix_ms;
-CREATE FUNCTION ulid_flake_unix_ms(utc DATETIME(6)) RETURNS BIGINT
+CREATE OR REPLACE FUNCTION ulid_flake_unix_ms(utc DATETIME(6)) RETURNS BIGINT
     DETERMINISTIC NO SQL
 RETURN TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', utc) DIV 1000;
 
-DROP FUNCTION IF EXISTS ulid_flake_generate;
-CREATE FUNCTION ulid_flake_generate(namespace TEXT) RETURNS BIGINT
+CREATE OR REPLACE FUNCTION ulid_flake_generate(namespace TEXT) RETURNS BIGINT
     NOT DETERMINISTIC READS SQL DATA
 BEGIN
     DECLARE utc DATETIME(6);

@@ -1146,6 +1146,96 @@ async fn mariadb_a_statement_waiting_for_a_row_lock_makes_no_other_inserter_wait
     );
 }
 
+/// A session that holds `LOCK TABLES … WRITE` of a table with the trigger, with autocommit
+/// off, holds the state's table too (MariaDB locks the tables a trigger uses with its table,
+/// and InnoDB then locks the whole table). Every other call waits for that table's lock
+/// before it takes the named lock: it fails after 2 s, holding nothing, rather than stall
+/// every caller behind it; once the tables are unlocked, calls go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mariadb_lock_tables_write_with_autocommit_off_makes_calls_fail_after_2_s_holding_nothing()
+{
+    let url = mysql::fresh_database().await;
+    let mut locker = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    ledger_and_receipt(&mut locker).await;
+    for statement in [
+        "SET autocommit = 0",
+        "LOCK TABLES ledger WRITE",
+        "INSERT INTO ledger (ref) VALUES ('a')",
+    ] {
+        locker.execute(statement).await.unwrap();
+    }
+    let mut caller = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    let insert = "INSERT INTO receipt (total) VALUES (1) RETURNING id";
+    let started = std::time::Instant::now();
+    let error = sqlx::query_scalar::<_, Id<Invoice>>(insert)
+        .fetch_one(&mut caller)
+        .await
+        .unwrap_err();
+    let waited = started.elapsed();
+    assert_eq!(
+        database_message(error),
+        "Lock wait timeout exceeded; try restarting transaction"
+    );
+    assert!(
+        (Duration::from_secs(2)..Duration::from_secs(3)).contains(&waited),
+        "failed after {waited:?}"
+    );
+    let mut observer = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    let holder: Option<u64> = sqlx::query_scalar(
+        "SELECT IS_USED_LOCK(CONCAT('ulid_flake_generator_state ', MD5(DATABASE())))",
+    )
+    .fetch_one(&mut observer)
+    .await
+    .unwrap();
+    assert_eq!(holder, None, "the named lock was left held");
+    for statement in ["UNLOCK TABLES", "COMMIT"] {
+        locker.execute(statement).await.unwrap();
+    }
+    let key = sqlx::query_scalar::<_, Id<Invoice>>(insert)
+        .fetch_one(&mut caller)
+        .await
+        .unwrap();
+    assert_eq!(key.scalability_id(), 0);
+}
+
+/// The SQL applied again (a migration or `create_mysql_functions` run twice) while sessions
+/// insert: each function is replaced in one statement (`CREATE OR REPLACE`), so no insert
+/// meets it missing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mariadb_the_sql_applied_again_while_sessions_insert_fails_no_insert() {
+    let url = mysql::fresh_database().await;
+    let mut owner = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    ledger_and_receipt(&mut owner).await;
+    let applying = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let mut inserters = Vec::new();
+    for _ in 0..4 {
+        let (url, applying) = (url.clone(), applying.clone());
+        inserters.push(tokio::spawn(async move {
+            let mut connection = sqlx::MySqlConnection::connect(&url).await.unwrap();
+            let mut inserted = 0;
+            while applying.load(std::sync::atomic::Ordering::Relaxed) {
+                connection
+                    .execute("INSERT INTO receipt (total) VALUES (1)")
+                    .await
+                    .unwrap();
+                inserted += 1;
+            }
+            inserted
+        }));
+    }
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        sqlx::raw_sql(ulid_flake_sqlx::sql::MYSQL_GENERATOR)
+            .execute(&mut owner)
+            .await
+            .unwrap();
+    }
+    applying.store(false, std::sync::atomic::Ordering::Relaxed);
+    for inserter in inserters {
+        assert!(inserter.await.unwrap() > 0);
+    }
+}
+
 /// Any login may take the state's named lock (`ulid_flake_generator_state` and the MD5 of the
 /// database's name: named locks are the server's): a call then fails after 2 s with an error naming
 /// the connection that holds it, instead of waiting for as long as the lock is held. A call
