@@ -58,6 +58,20 @@ fn database_message(error: sqlx::Error) -> String {
     }
 }
 
+/// The message of the database error `call` ends with, after 2 s (and less than 3).
+async fn message_after_2_s<T: std::fmt::Debug>(
+    call: impl Future<Output = Result<T, sqlx::Error>>,
+) -> String {
+    let started = std::time::Instant::now();
+    let error = call.await.unwrap_err();
+    let waited = started.elapsed();
+    assert!(
+        (Duration::from_secs(2)..Duration::from_secs(3)).contains(&waited),
+        "failed after {waited:?}"
+    );
+    database_message(error)
+}
+
 /// `url` with its database replaced by `database`.
 fn with_database(url: &str, database: &str) -> String {
     let (server, _) = url.rsplit_once('/').unwrap();
@@ -650,21 +664,13 @@ async fn postgres_a_session_holding_the_lock_makes_calls_fail_after_2_s_naming_i
             .fetch_one(&mut holder)
             .await
             .unwrap();
-    let started = std::time::Instant::now();
-    let error = sqlx::query_scalar::<_, i64>("SELECT ulid_flake_generate('billing')")
-        .fetch_one(&mut caller)
-        .await
-        .unwrap_err();
-    let waited = started.elapsed();
+    let call = sqlx::query_scalar::<_, i64>("SELECT ulid_flake_generate('billing')")
+        .fetch_one(&mut caller);
     assert_eq!(
-        database_message(error),
+        message_after_2_s(call).await,
         format!(
             "lock timeout: expected the generator state's advisory lock (1431062852, 1179402571) within 2s, found it held by process {holder_pid}"
         )
-    );
-    assert!(
-        (Duration::from_secs(2)..Duration::from_secs(3)).contains(&waited),
-        "failed after {waited:?}"
     );
     holder
         .execute("SELECT pg_advisory_unlock(1431062852, 1179402571)")
@@ -1069,6 +1075,18 @@ async fn mariadb_statement_binary_logging_is_refused() {
     assert_eq!(key.scalability_id(), 0);
 }
 
+/// A fresh MariaDB database with the generator of `billing` installed (the default epoch):
+/// its URL and a connection to it.
+async fn mysql_with_billing() -> (String, sqlx::MySqlConnection) {
+    let url = mysql::fresh_database().await;
+    let mut connection = sqlx::MySqlConnection::connect(&url).await.unwrap();
+    connection
+        .execute("CALL ulid_flake_install_generator('billing', 1704067200000)")
+        .await
+        .unwrap();
+    (url, connection)
+}
+
 /// MariaDB tables `ledger` (a unique `ref`, so that an insert can wait for another's) and
 /// `receipt`, whose keys the triggers of the generators of `billing` and `other` make.
 async fn ledger_and_receipt(connection: &mut sqlx::MySqlConnection) {
@@ -1166,19 +1184,10 @@ async fn mariadb_lock_tables_write_with_autocommit_off_makes_calls_fail_after_2_
     }
     let mut caller = sqlx::MySqlConnection::connect(&url).await.unwrap();
     let insert = "INSERT INTO receipt (total) VALUES (1) RETURNING id";
-    let started = std::time::Instant::now();
-    let error = sqlx::query_scalar::<_, Id<Invoice>>(insert)
-        .fetch_one(&mut caller)
-        .await
-        .unwrap_err();
-    let waited = started.elapsed();
+    let call = sqlx::query_scalar::<_, Id<Invoice>>(insert).fetch_one(&mut caller);
     assert_eq!(
-        database_message(error),
+        message_after_2_s(call).await,
         "Lock wait timeout exceeded; try restarting transaction"
-    );
-    assert!(
-        (Duration::from_secs(2)..Duration::from_secs(3)).contains(&waited),
-        "failed after {waited:?}"
     );
     let mut observer = sqlx::MySqlConnection::connect(&url).await.unwrap();
     let holder: Option<u64> = sqlx::query_scalar(
@@ -1243,12 +1252,7 @@ async fn mariadb_the_sql_applied_again_while_sessions_insert_fails_no_insert() {
 /// session took it (as a call killed while holding it leaves it), so calls go on.
 #[tokio::test]
 async fn mariadb_a_session_holding_the_lock_makes_calls_fail_after_2_s_naming_it() {
-    let url = mysql::fresh_database().await;
-    let mut caller = sqlx::MySqlConnection::connect(&url).await.unwrap();
-    caller
-        .execute("CALL ulid_flake_install_generator('billing', 1704067200000)")
-        .await
-        .unwrap();
+    let (url, mut caller) = mysql_with_billing().await;
     let mut holder = sqlx::MySqlConnection::connect(&url).await.unwrap();
     let (holder_id, lock_name, taken): (u64, String, i32) = sqlx::query_as(
         "SELECT CONNECTION_ID(), @name := CONCAT('ulid_flake_generator_state ', MD5(DATABASE())), \
@@ -1259,18 +1263,11 @@ async fn mariadb_a_session_holding_the_lock_makes_calls_fail_after_2_s_naming_it
     .unwrap();
     assert_eq!(taken, 2);
     let generate = || sqlx::query_scalar::<_, Id<Invoice>>("SELECT ulid_flake_generate('billing')");
-    let started = std::time::Instant::now();
-    let error = generate().fetch_one(&mut caller).await.unwrap_err();
-    let waited = started.elapsed();
     assert_eq!(
-        database_message(error),
+        message_after_2_s(generate().fetch_one(&mut caller)).await,
         format!(
             "lock wait timeout: expected the generator state's lock, GET_LOCK('{lock_name}'), within 2 s, found it held by connection {holder_id}"
         )
-    );
-    assert!(
-        (Duration::from_secs(2)..Duration::from_secs(3)).contains(&waited),
-        "failed after {waited:?}"
     );
     let by_holder = generate().fetch_one(&mut holder).await.unwrap();
     let after = generate().fetch_one(&mut caller).await.unwrap();
@@ -1284,12 +1281,7 @@ async fn mariadb_a_session_holding_the_lock_makes_calls_fail_after_2_s_naming_it
 /// millisecond.
 #[tokio::test]
 async fn mariadb_a_session_s_auto_increment_settings_move_nothing() {
-    let url = mysql::fresh_database().await;
-    let mut owner = sqlx::MySqlConnection::connect(&url).await.unwrap();
-    owner
-        .execute("CALL ulid_flake_install_generator('billing', 1704067200000)")
-        .await
-        .unwrap();
+    let (url, mut owner) = mysql_with_billing().await;
     let ahead: Id<Invoice> = sqlx::query_scalar("SELECT ulid_flake_make_key('billing', ?, 32767)")
         .bind(unix_ms_now() + 60_000)
         .fetch_one(&mut owner)
@@ -1437,12 +1429,7 @@ mod server_crash {
     /// again: the next key goes on after both, in the later one's millisecond.
     #[tokio::test]
     async fn mariadb_the_state_outlives_a_rollback_and_a_crash_of_the_server() {
-        let url = mysql::fresh_database().await;
-        let mut connection = sqlx::MySqlConnection::connect(&url).await.unwrap();
-        connection
-            .execute("CALL ulid_flake_install_generator('billing', 1704067200000)")
-            .await
-            .unwrap();
+        let (url, mut connection) = mysql_with_billing().await;
         let make_key = |clock_ms: i64| {
             sqlx::query_scalar::<_, Id<Invoice>>("SELECT ulid_flake_make_key('billing', ?, 32767)")
                 .bind(clock_ms)
