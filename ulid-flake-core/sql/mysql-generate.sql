@@ -19,7 +19,8 @@
 -- state is the AUTO_INCREMENT counter of an InnoDB table, ulid_flake_generator_state (the
 -- last state + 1), which InnoDB neither lowers when an insert rolls back or a row is deleted
 -- nor loses in a crash once its redo log holds it (MariaDB 10.2.4 and later): each step
--- inserts a row of the session's own (taking the table's lock before the named lock), then,
+-- inserts a row of its own, under a random negative key (taking the table's lock before the
+-- named lock), then,
 -- under a named lock (GET_LOCK, a session's, taken and released within the call), inserts a
 -- row whose key the counter gives (the last state + 1), computes the next state from it,
 -- inserts that state as a row when it is larger (raising the counter), and deletes the rows
@@ -238,9 +239,11 @@ BEGIN
     DECLARE released INT;
     -- Named locks are the server's: one of each database's (the function's own), 60 bytes.
     DECLARE lock_name VARCHAR(64) DEFAULT CONCAT('ulid_flake_generator_state ', MD5(DATABASE()));
-    -- The session's own row, below every state (connection ids are unique while their
-    -- sessions last).
-    DECLARE own_row BIGINT DEFAULT -CONNECTION_ID();
+    -- The call's own row, below every state, under a random key of 56 bits: another open
+    -- transaction's row has it by a chance of 2^-56 (this call then waits 2 s and fails). A
+    -- connection's id would not do: a prepared XA transaction outlives its session, and a
+    -- restart gives the id to another.
+    DECLARE own_row BIGINT DEFAULT -1 - CAST(CONV(HEX(RANDOM_BYTES(7)), 16, 10) AS SIGNED);
     DECLARE message VARCHAR(512);
     DECLARE EXIT HANDLER FOR SQLEXCEPTION
     BEGIN
