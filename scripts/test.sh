@@ -150,7 +150,7 @@ step_tests() { cargo test --workspace --all-features -- --skip lease_faults:: --
 
 step_leases() {
   cargo test --workspace --all-features --test sqlx --test diesel --test tokio_postgres lease_faults::
-  cargo test -p ulid-flake-sqlx --all-features --test sqlx server_crash::
+  cargo test --workspace --all-features --test sqlx server_crash::
 }
 
 step_benchmarks() {
