@@ -101,27 +101,25 @@ CREATE TABLE IF NOT EXISTS ulid_flake_generator_state (
 -- shared lock on the row until the inserter commits, and make a lease that tries the id wait.
 -- Like every trigger, they run as their definer, the installing user: while that account is
 -- missing, every UPDATE of the lease table fails (error 1449), leases' renewals included.
-CREATE TRIGGER IF NOT EXISTS ulid_flake_keep_reservation_update BEFORE UPDATE ON ulid_flake_leases
-FOR EACH ROW
+-- The refusal both triggers of the lease table call (MariaDB has no trigger for two events).
+CREATE OR REPLACE PROCEDURE ulid_flake_keep_reservation(holder BIGINT, scalability_id SMALLINT,
+    namespace VARCHAR(64), statement VARCHAR(6))
+    NO SQL
 BEGIN
     DECLARE message VARCHAR(512);
-    IF OLD.holder = -9223372036854775808 THEN
-        SET message = CONCAT('scalability id ', OLD.scalability_id, ' of namespace ',
-            QUOTE(OLD.namespace), ' is reserved for the database''s generator: expected no UPDATE of its row in ulid_flake_leases, found one');
+    IF holder = -9223372036854775808 THEN
+        SET message = CONCAT('scalability id ', scalability_id, ' of namespace ',
+            QUOTE(namespace), ' is reserved for the database''s generator: expected no ',
+            statement, ' of its row in ulid_flake_leases, found one');
         SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = message;
     END IF;
 END;
 
+CREATE TRIGGER IF NOT EXISTS ulid_flake_keep_reservation_update BEFORE UPDATE ON ulid_flake_leases
+FOR EACH ROW CALL ulid_flake_keep_reservation(OLD.holder, OLD.scalability_id, OLD.namespace, 'UPDATE');
+
 CREATE TRIGGER IF NOT EXISTS ulid_flake_keep_reservation_delete BEFORE DELETE ON ulid_flake_leases
-FOR EACH ROW
-BEGIN
-    DECLARE message VARCHAR(512);
-    IF OLD.holder = -9223372036854775808 THEN
-        SET message = CONCAT('scalability id ', OLD.scalability_id, ' of namespace ',
-            QUOTE(OLD.namespace), ' is reserved for the database''s generator: expected no DELETE of its row in ulid_flake_leases, found one');
-        SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = message;
-    END IF;
-END;
+FOR EACH ROW CALL ulid_flake_keep_reservation(OLD.holder, OLD.scalability_id, OLD.namespace, 'DELETE');
 
 CREATE TRIGGER IF NOT EXISTS ulid_flake_keep_generator BEFORE UPDATE ON ulid_flake_generators
 FOR EACH ROW
@@ -129,6 +127,18 @@ BEGIN
     DECLARE message VARCHAR(512) DEFAULT CONCAT('the generator of namespace ', QUOTE(OLD.namespace),
         ' is fixed: expected no UPDATE of its row in ulid_flake_generators, found one');
     SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = message;
+END;
+
+-- The install's and each key's check of a namespace: 1..=64 bytes.
+CREATE OR REPLACE PROCEDURE ulid_flake_check_namespace(namespace TEXT)
+    NO SQL
+BEGIN
+    DECLARE message VARCHAR(512);
+    IF namespace IS NULL OR LENGTH(namespace) NOT BETWEEN 1 AND 64 THEN
+        SET message = CONCAT('invalid namespace: expected 1..=64 bytes, found ',
+            COALESCE(LENGTH(namespace), 'NULL'));
+        SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+    END IF;
 END;
 
 CREATE OR REPLACE PROCEDURE ulid_flake_install_generator(namespace TEXT, epoch_ms BIGINT)
@@ -148,11 +158,7 @@ BEGIN
         DO RELEASE_LOCK(CONCAT('ulid_flake_install ', namespace));
         RESIGNAL;
     END;
-    IF namespace IS NULL OR LENGTH(namespace) NOT BETWEEN 1 AND 64 THEN
-        SET message = CONCAT('invalid namespace: expected 1..=64 bytes, found ',
-            COALESCE(LENGTH(namespace), 'NULL'));
-        SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
-    END IF;
+    CALL ulid_flake_check_namespace(namespace);
     -- The last epoch whose keys' milliseconds all stay below 2^48, the state's field.
     IF epoch_ms IS NULL OR epoch_ms NOT BETWEEN 0 AND 272678883688448 THEN
         SET message = CONCAT('invalid epoch: expected 0..=272678883688448 Unix ms, found ',
@@ -323,11 +329,7 @@ BEGIN
         SIGNAL SQLSTATE 'HY000' SET MESSAGE_TEXT =
             'binary log format STATEMENT: expected ROW or MIXED, found STATEMENT, under which each replica would make keys of its own';
     END IF;
-    IF namespace IS NULL OR LENGTH(namespace) NOT BETWEEN 1 AND 64 THEN
-        SET message = CONCAT('invalid namespace: expected 1..=64 bytes, found ',
-            COALESCE(LENGTH(namespace), 'NULL'));
-        SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
-    END IF;
+    CALL ulid_flake_check_namespace(namespace);
     IF field_max IS NULL OR field_max NOT BETWEEN 0 AND 32767 THEN
         SET message = CONCAT('invalid field maximum: expected 0..=32767, found ',
             COALESCE(field_max, 'NULL'));

@@ -1409,6 +1409,21 @@ impl Figures<'_> {
         )
         .show_ratio()
     }
+
+    /// A figure's two cells in the kind's row: its spread, shown by `show`, and its ratio to
+    /// auto-increment's same figure.
+    fn cells(
+        &self,
+        index: usize,
+        figure: impl Fn(&Measured) -> f64 + Copy,
+        show: impl Fn(f64) -> String,
+    ) -> String {
+        format!(
+            "{} | {}",
+            self.spread(index, figure).show(show),
+            self.ratio(index, figure, figure)
+        )
+    }
 }
 
 /// The Markdown report of one database.
@@ -1462,24 +1477,17 @@ fn report(settings: &Settings, outcome: &Outcome) -> String {
 
     let all_rows = |r: &Measured| rate(settings.rows, r.segments.iter().sum());
     let last = |r: &Measured| rate(settings.segment, *r.segments.last().unwrap());
-    writeln!(
-        out,
-        "\n| key | rows/s, all rows | × auto-increment | rows/s, last segment | × auto-increment |"
-    )
-    .unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|").unwrap();
-    for (index, kind) in Kind::ALL.iter().enumerate() {
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {} |",
-            kind.name(),
-            figures.spread(index, all_rows).show(show_rate),
-            figures.ratio(index, all_rows, all_rows),
-            figures.spread(index, last).show(show_rate),
-            figures.ratio(index, last, last),
-        )
-        .unwrap();
-    }
+    kind_table(
+        &mut out,
+        "rows/s, all rows | × auto-increment | rows/s, last segment | × auto-increment",
+        |index| {
+            format!(
+                "{} | {}",
+                figures.cells(index, all_rows, show_rate),
+                figures.cells(index, last, show_rate)
+            )
+        },
+    );
 
     let (table, primary) = match outcome.database {
         Database::Postgres => ("table (heap)", "primary-key index"),
@@ -1488,83 +1496,77 @@ fn report(settings: &Settings, outcome: &Outcome) -> String {
             "primary-key index",
         ),
     };
-    writeln!(out, "\n| key | {table} | × auto-increment | {primary} | × auto-increment | created_at index | × auto-increment |").unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|").unwrap();
     let table_size = |r: &Measured| r.sizes.table as f64;
     let created_at_size = |r: &Measured| r.sizes.created_at_index as f64;
-    for (index, kind) in Kind::ALL.iter().enumerate() {
-        let (primary, primary_ratio) = if outcome.repetitions[0][0].sizes.primary_index.is_some() {
-            let primary_size = |r: &Measured| r.sizes.primary_index.unwrap() as f64;
-            (
-                figures.spread(index, primary_size).show(show_mib),
-                figures.ratio(index, primary_size, primary_size),
+    kind_table(
+        &mut out,
+        &format!(
+            "{table} | × auto-increment | {primary} | × auto-increment | created_at index | × auto-increment"
+        ),
+        |index| {
+            let primary = if outcome.repetitions[0][0].sizes.primary_index.is_some() {
+                let primary_size = |r: &Measured| r.sizes.primary_index.unwrap() as f64;
+                figures.cells(index, primary_size, show_mib)
+            } else {
+                "in the table | —".into()
+            };
+            format!(
+                "{} | {primary} | {}",
+                figures.cells(index, table_size, show_mib),
+                figures.cells(index, created_at_size, show_mib)
             )
-        } else {
-            ("in the table".into(), "—".into())
-        };
-        writeln!(
-            out,
-            "| {} | {} | {} | {primary} | {primary_ratio} | {} | {} |",
-            kind.name(),
-            figures.spread(index, table_size).show(show_mib),
-            figures.ratio(index, table_size, table_size),
-            figures.spread(index, created_at_size).show(show_mib),
-            figures.ratio(index, created_at_size, created_at_size),
-        )
-        .unwrap();
-    }
+        },
+    );
 
     let p50 = |r: &Measured| r.lookup_p50.as_secs_f64();
     let p99 = |r: &Measured| r.lookup_p99.as_secs_f64();
-    writeln!(
-        out,
-        "\n| key | lookup p50 | × auto-increment | lookup p99 | × auto-increment |"
-    )
-    .unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|").unwrap();
-    for (index, kind) in Kind::ALL.iter().enumerate() {
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {} |",
-            kind.name(),
-            figures.spread(index, p50).show(show_ms),
-            figures.ratio(index, p50, p50),
-            figures.spread(index, p99).show(show_ms),
-            figures.ratio(index, p99, p99),
-        )
-        .unwrap();
-    }
+    kind_table(
+        &mut out,
+        "lookup p50 | × auto-increment | lookup p99 | × auto-increment",
+        |index| {
+            format!(
+                "{} | {}",
+                figures.cells(index, p50, show_ms),
+                figures.cells(index, p99, show_ms)
+            )
+        },
+    );
 
     let by_created_at = |r: &Measured| r.scan_by_created_at.as_secs_f64();
-    writeln!(
-        out,
-        "\n| key | window: rows | by key | × auto-increment by created_at | by created_at | × auto-increment by created_at |"
-    )
-    .unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|---:|").unwrap();
-    for (index, kind) in Kind::ALL.iter().enumerate() {
-        let (by_key, by_key_ratio) = if kind.time_ordered() {
-            let by_key = |r: &Measured| r.scan_by_key.unwrap().as_secs_f64();
-            (
-                figures.spread(index, by_key).show(show_ms),
-                figures.ratio(index, by_key, by_created_at),
+    kind_table(
+        &mut out,
+        "window: rows | by key | × auto-increment by created_at | by created_at | × auto-increment by created_at",
+        |index| {
+            let (by_key, by_key_ratio) = if Kind::ALL[index].time_ordered() {
+                let by_key = |r: &Measured| r.scan_by_key.unwrap().as_secs_f64();
+                (
+                    figures.spread(index, by_key).show(show_ms),
+                    figures.ratio(index, by_key, by_created_at),
+                )
+            } else {
+                ("—".into(), "—".into())
+            };
+            format!(
+                "{} | {by_key} | {by_key_ratio} | {}",
+                figures
+                    .spread(index, |r| r.scan_rows as f64)
+                    .show(|rows| format!("{rows:.0}")),
+                figures.cells(index, by_created_at, show_ms)
             )
-        } else {
-            ("—".into(), "—".into())
-        };
-        writeln!(
-            out,
-            "| {} | {} | {by_key} | {by_key_ratio} | {} | {} |",
-            kind.name(),
-            figures
-                .spread(index, |r| r.scan_rows as f64)
-                .show(|rows| format!("{rows:.0}")),
-            figures.spread(index, by_created_at).show(show_ms),
-            figures.ratio(index, by_created_at, by_created_at),
-        )
-        .unwrap();
-    }
+        },
+    );
     out
+}
+
+/// A table of one row per key kind, after a blank line: `columns` are its columns after
+/// the key's (right-aligned), `row` a kind's cells by its index in [`Kind::ALL`].
+fn kind_table(out: &mut String, columns: &str, row: impl Fn(usize) -> String) {
+    let count = columns.split(" | ").count();
+    writeln!(out, "\n| key | {columns} |").unwrap();
+    writeln!(out, "|---|{}", "---:|".repeat(count)).unwrap();
+    for (index, kind) in Kind::ALL.iter().enumerate() {
+        writeln!(out, "| {} | {} |", kind.name(), row(index)).unwrap();
+    }
 }
 
 /// The CSV of every segment's rate: the median, minimum and maximum over the repetitions.

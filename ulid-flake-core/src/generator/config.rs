@@ -69,8 +69,6 @@ pub(super) struct Config {
     /// `1 << randomness_shift`: an increment times it is its place in the ID (a
     /// multiplication, where an x86 shift by a variable count takes three micro-ops).
     pub(super) increment_unit: u64,
-    /// The bits of the scalability id in an ID: 31 when scalable, 0 when stand-alone.
-    pub(super) id_mask: u64,
     /// The scalability id, or 0: where the gate starts.
     pub(super) low_bits: u64,
     /// How many top bits of the field a millisecond's first randomness leaves at 0.
@@ -127,7 +125,6 @@ impl Config {
             randomness_max,
             increment_mask: (1 << (8 * u32::from(entropy_bytes))) - 1,
             increment_unit: 1 << randomness_shift,
-            id_mask: (1 << randomness_shift) - 1,
             low_bits,
             headroom_bits,
             fresh_mask: randomness_max >> headroom_bits,

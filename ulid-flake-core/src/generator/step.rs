@@ -288,7 +288,9 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         // No wrap: `last` is below 2^63 but for NO_ID_YET, whose millisecond is no reading.
         let next = last.wrapping_add(increment * config.increment_unit);
         let continues = last >> RANDOMNESS_BITS == now && next >> RANDOMNESS_BITS == now;
-        (continues && increment != 0 && (last ^ gate) & config.id_mask == 0).then_some(next)
+        // The scalability id's bits, below the randomness: `increment_unit - 1`.
+        let same_id = (last ^ gate) & (config.increment_unit - 1) == 0;
+        (continues && increment != 0 && same_id).then_some(next)
     }
 
     /// The ID that follows `last` when the clock reads `now` (ms since the epoch).

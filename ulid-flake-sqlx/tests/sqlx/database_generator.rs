@@ -567,12 +567,7 @@ generator_tests!(
 /// temporary sequence of the same name does not stand in for it (the state 60 s ahead stays).
 #[tokio::test]
 async fn postgres_a_temporary_sequence_does_not_stand_in_for_the_state() {
-    let url = postgres::fresh_database().await;
-    let mut connection = sqlx::PgConnection::connect(&url).await.unwrap();
-    sqlx::query("SELECT ulid_flake_install_generator('billing')")
-        .execute(&mut connection)
-        .await
-        .unwrap();
+    let (_, mut connection) = postgres_with_billing().await;
     connection
         .execute("SET ulid_flake_test.clock_offset_ms = '60000'")
         .await
@@ -598,12 +593,7 @@ async fn postgres_a_temporary_sequence_does_not_stand_in_for_the_state() {
 /// the foreign key allows, is refused by a trigger.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_a_lost_reservation_stops_every_key_naming_it() {
-    let url = postgres::fresh_database().await;
-    let mut connection = sqlx::PgConnection::connect(&url).await.unwrap();
-    sqlx::query("SELECT ulid_flake_install_generator('billing')")
-        .execute(&mut connection)
-        .await
-        .unwrap();
+    let (url, mut connection) = postgres_with_billing().await;
     let error = connection
         .execute("TRUNCATE ulid_flake_leases CASCADE")
         .await
@@ -652,12 +642,7 @@ async fn postgres_a_lost_reservation_stops_every_key_naming_it() {
 /// of waiting for as long as the lock is held; once it is released, calls go on.
 #[tokio::test]
 async fn postgres_a_session_holding_the_lock_makes_calls_fail_after_2_s_naming_it() {
-    let url = postgres::fresh_database().await;
-    let mut caller = sqlx::PgConnection::connect(&url).await.unwrap();
-    sqlx::query("SELECT ulid_flake_install_generator('billing')")
-        .execute(&mut caller)
-        .await
-        .unwrap();
+    let (url, mut caller) = postgres_with_billing().await;
     let mut holder = sqlx::PgConnection::connect(&url).await.unwrap();
     let holder_pid: i32 =
         sqlx::query_scalar("SELECT pg_backend_pid() FROM pg_advisory_lock(1431062852, 1179402571)")
@@ -716,6 +701,16 @@ fn check_unmoved(keys: &[Id<Invoice>], before_ms: i64, after_ms: i64) {
     );
 }
 
+/// One statement that inserts fifty invoices, each keyed by the table's default or trigger,
+/// and answers their keys (PostgreSQL's and MariaDB's SQL alike).
+fn fifty_invoices() -> String {
+    let rows: Vec<String> = (0..50).map(|total| format!("({total})")).collect();
+    format!(
+        "INSERT INTO invoice (total) VALUES {} RETURNING id",
+        rows.join(", ")
+    )
+}
+
 /// The URL of `url`'s server and database for `user` and `password`.
 fn as_user(url: &str, user: &str, password: &str) -> String {
     let (scheme, rest) = url.split_once("://").unwrap();
@@ -751,15 +746,10 @@ async fn postgres_a_role_with_execute_alone_gets_keys_and_can_move_nothing() {
             .unwrap();
     }
     let before_ms = unix_ms_now();
-    let mut keys: Vec<Id<Invoice>> = Vec::new();
-    for total in 0..50 {
-        let key = sqlx::query_scalar("INSERT INTO invoice (total) VALUES ($1) RETURNING id")
-            .bind(total)
-            .fetch_one(&mut inserter)
-            .await
-            .unwrap();
-        keys.push(key);
-    }
+    let mut keys: Vec<Id<Invoice>> = sqlx::query_scalar(sql(&fifty_invoices()))
+        .fetch_all(&mut inserter)
+        .await
+        .unwrap();
     keys.push(
         sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
             .fetch_one(&mut owner)
@@ -910,15 +900,10 @@ async fn mariadb_a_user_with_insert_alone_gets_keys_and_can_move_nothing() {
         .await
         .unwrap();
     let before_ms = unix_ms_now();
-    let mut keys: Vec<Id<Invoice>> = Vec::new();
-    for total in 0..50 {
-        let key = sqlx::query_scalar("INSERT INTO invoice (total) VALUES (?) RETURNING id")
-            .bind(total)
-            .fetch_one(&mut inserter)
-            .await
-            .unwrap();
-        keys.push(key);
-    }
+    let mut keys: Vec<Id<Invoice>> = sqlx::query_scalar(sql(&fifty_invoices()))
+        .fetch_all(&mut inserter)
+        .await
+        .unwrap();
     for connection in [&mut inserter, &mut owner] {
         keys.push(
             sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
@@ -1073,6 +1058,18 @@ async fn mariadb_statement_binary_logging_is_refused() {
             .await
             .unwrap();
     assert_eq!(key.scalability_id(), 0);
+}
+
+/// A fresh PostgreSQL database with the generator of `billing` installed (the default
+/// epoch): its URL and a connection to it.
+async fn postgres_with_billing() -> (String, sqlx::PgConnection) {
+    let url = postgres::fresh_database().await;
+    let mut connection = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::query("SELECT ulid_flake_install_generator('billing')")
+        .execute(&mut connection)
+        .await
+        .unwrap();
+    (url, connection)
 }
 
 /// A fresh MariaDB database with the generator of `billing` installed (the default epoch):
@@ -1278,7 +1275,7 @@ async fn mariadb_a_session_holding_the_lock_makes_calls_fail_after_2_s_naming_it
 /// `auto_increment_increment` and `auto_increment_offset` would move the value an insert takes
 /// from it: the step sets them aside, and leaves them as the session set them. With the state a
 /// minute ahead of the clock, a session with all three set makes keys after it, in its
-/// millisecond.
+/// millisecond; an owner's insert of a smaller value then sets nothing back.
 #[tokio::test]
 async fn mariadb_a_session_s_auto_increment_settings_move_nothing() {
     let (url, mut owner) = mysql_with_billing().await;
@@ -1309,6 +1306,21 @@ async fn mariadb_a_session_s_auto_increment_settings_move_nothing() {
             .await
             .unwrap();
     assert_eq!(kept, (1, 1000, 7));
+    // The README's way to raise a moved database's state: an insert raises the counter, and
+    // one below it lowers nothing.
+    owner
+        .execute(
+            "INSERT INTO ulid_flake_generator_state VALUES (1); \
+             DELETE FROM ulid_flake_generator_state",
+        )
+        .await
+        .unwrap();
+    let after: Id<Invoice> = sqlx::query_scalar("SELECT ulid_flake_generate('billing')")
+        .fetch_one(&mut owner)
+        .await
+        .unwrap();
+    assert!(keys[3] < after, "{} then {after}", keys[3]);
+    assert_eq!(unix_ms(after), unix_ms(ahead));
 }
 
 /// A known limit, shown: MariaDB resolves a name to the session's temporary table first, in a
