@@ -145,14 +145,17 @@ impl Epoch {
     /// [`UlidFlake::ms_since_epoch`] of an ID made at that moment; [`Error::TimestampOutOfRange`]
     /// when the moment is before this epoch or more than [`MAX_TIMESTAMP`] ms after it.
     pub(crate) const fn ms_since_epoch_at(self, unix_ms: i64) -> Result<u64, Error> {
-        // i64 - u64 with both below 2^63 cannot overflow i128.
-        let timestamp = unix_ms as i128 - self.unix_ms as i128;
-        if timestamp < 0 || timestamp > MAX_TIMESTAMP as i128 {
+        // Modulo 2^64, so that one comparison checks both ends (the generator's every call
+        // takes this step): with the epoch below 2^48, a moment before it comes out at
+        // 2^63 - 2^48 or more, far above MAX_TIMESTAMP.
+        let timestamp = (unix_ms as u64).wrapping_sub(self.unix_ms);
+        if timestamp > MAX_TIMESTAMP {
             return Err(Error::TimestampOutOfRange {
-                found_ms: timestamp,
+                // i64 - u64 with both below 2^63 cannot overflow i128.
+                found_ms: unix_ms as i128 - self.unix_ms as i128,
             });
         }
-        Ok(timestamp as u64)
+        Ok(timestamp)
     }
 }
 

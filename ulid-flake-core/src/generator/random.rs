@@ -104,8 +104,8 @@ pub trait RandomSource {
     /// ```
     /// use ulid_flake_core::generator::{RandomSource, ThreadRandom};
     ///
+    /// // The increment is the draw's low byte: the generator masks it.
     /// let draw = ThreadRandom.increment_draw(1);
-    /// assert!(draw <= 0xFF);
     /// let fresh: Vec<u32> = (0..8).map(|_| ThreadRandom.fresh_draw(draw)).collect();
     /// assert!(fresh.iter().any(|&word| word > 0xFF_FFFF));
     /// ```
@@ -224,26 +224,29 @@ impl ThreadStream {
 /// How many bytes of the stream are drawn ahead at a time: one block of the cipher.
 const AHEAD_LEN: usize = 64;
 
-/// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word: a thread-local
-/// position, one load of the block and the position stored back; a block is drawn again out
-/// of line when fewer than `bytes` are left (once in 64 IDs with the default one-byte
-/// increments), which is what keeps the stream's cost a byte's, not a word's, per ID.
+/// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word, above them the
+/// bytes that follow — the caller masks them off (a mask here would be one more step on the
+/// way to the generator's compare-and-swap): a thread-local position, one load of the block
+/// and the position stored back; a block is drawn again out of line when fewer than `bytes`
+/// are left (once in 64 IDs with the default one-byte increments), which is what keeps the
+/// stream's cost a byte's, not a word's, per ID.
 #[inline(always)]
 fn take_ahead(bytes: u32) -> u32 {
-    // The generator asks for 1..=4; anything else is clamped, so that no byte is handed out
-    // twice.
-    let bytes = bytes.clamp(1, 4) as usize;
+    // The generator asks for 1..=4; anything else is taken modulo 4, into 1..=4 (fewer
+    // instructions than a clamp), so that no byte is handed out twice.
+    let bytes = (bytes.wrapping_sub(1) & 3) as usize + 1;
     let mut taken = AHEAD_TAKEN.get();
     if taken + bytes > AHEAD_LEN {
         draw_ahead();
         taken = 0;
     }
     AHEAD_TAKEN.set(taken + bytes);
-    let word = AHEAD.with(|ahead| {
-        let four = &ahead[taken..taken + 4];
+    AHEAD.with(|ahead| {
+        // `taken` is below AHEAD_LEN (the check above); the mask lets the compiler see that
+        // the four bytes are inside the block and its 3 spare bytes, and drop a bounds check.
+        let four = &ahead[taken & (AHEAD_LEN - 1)..][..4];
         u32::from_le_bytes([four[0].get(), four[1].get(), four[2].get(), four[3].get()])
-    });
-    word & (u32::MAX >> (32 - 8 * bytes))
+    })
 }
 
 /// A block of the thread's stream (which reseeds a forked child's stream first).
@@ -311,10 +314,28 @@ mod tests {
     #[test]
     fn shared_handles_forward_every_draw() {
         let shared = alloc::sync::Arc::new(ThreadRandom);
-        for _ in 0..64 {
-            assert!(shared.increment_draw(1) <= 0xFF);
-            assert!(RandomSource::increment_draw(&&ThreadRandom, 2) <= 0xFFFF);
-        }
+        // A fresh block on the next draw, so that the three below come from one block.
+        AHEAD_TAKEN.set(AHEAD_LEN);
+        let first = shared.increment_draw(1);
+        let second = RandomSource::increment_draw(&&ThreadRandom, 2);
+        let third = ThreadRandom.increment_draw(1);
+        assert_eq!(
+            second & 0xFFFF,
+            first >> 8 & 0xFFFF,
+            "one byte taken, not a word"
+        );
+        assert_eq!(third & 0xFF, first >> 24, "two bytes more");
+    }
+
+    /// A width outside 1..=4 is taken modulo 4, into 1..=4: every byte once.
+    #[test]
+    fn widths_outside_1_to_4_take_each_byte_once() {
+        AHEAD_TAKEN.set(AHEAD_LEN);
+        take_ahead(1);
+        take_ahead(0);
+        assert_eq!(AHEAD_TAKEN.get(), 5);
+        take_ahead(5);
+        assert_eq!(AHEAD_TAKEN.get(), 6);
     }
 
     /// A forked child takes none of the bytes its parent drew ahead: the parent's next four

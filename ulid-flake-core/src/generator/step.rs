@@ -52,19 +52,22 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         &self,
         read: impl Fn() -> Result<u64, Error>,
     ) -> Result<UlidFlake, Error> {
-        let mut begun = self.begin(&read)?;
-        if let Some(next) = self.continue_millisecond(begun) {
-            match self.last.compare_exchange_weak(
+        let begun = self.begin(&read)?;
+        let last = match self.continue_millisecond(begun) {
+            Some(next) => match self.last.compare_exchange_weak(
                 begun.last,
                 next,
                 Ordering::AcqRel,
                 Ordering::Acquire,
             ) {
                 Ok(_) => return Ok(UlidFlake::from_raw(next)),
-                Err(actual) => begun.last = actual,
-            }
-        }
-        self.generate_from(read, begun)
+                Err(actual) => actual,
+            },
+            None => begun.last,
+        };
+        // Scalars, not the `Begun` struct: with the struct, the compiler stored its fields
+        // to the stack before the swap, for the cold call; scalars go in registers.
+        self.generate_from(read, begun.gate, begun.now, begun.draw, last)
     }
 
     /// The rest of [`Generator::generate_reading`]: every step of the protocol from `last`.
@@ -73,8 +76,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     fn generate_from(
         &self,
         read: impl Fn() -> Result<u64, Error>,
-        begun: Begun,
+        gate: u64,
+        now: u64,
+        draw: u32,
+        last: u64,
     ) -> Result<UlidFlake, Error> {
+        let begun = Begun {
+            gate,
+            now,
+            draw,
+            last,
+        };
         self.settle(read, begun, |last, now, gate, draw| {
             let next = self.next_after(last, now, gate, draw)?;
             Ok((next, UlidFlake::from_raw(next)))

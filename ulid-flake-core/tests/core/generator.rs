@@ -299,6 +299,27 @@ fn the_epoch_bounds_the_clock() {
     );
 }
 
+/// The clock's extremes, under the latest epoch: the difference is taken modulo 2^64, and
+/// neither end wraps into the range.
+#[test]
+fn the_clock_s_extremes_are_out_of_range_under_the_latest_epoch() {
+    let generator = scripted(|builder| builder.epoch(Epoch::MAX), i64::MIN);
+    let epoch = i128::from(Epoch::MAX.unix_ms());
+    assert_eq!(
+        next(&generator, &[]),
+        Err(Error::TimestampOutOfRange {
+            found_ms: i128::from(i64::MIN) - epoch
+        })
+    );
+    clock(&generator).set(i64::MAX);
+    assert_eq!(
+        next(&generator, &[]),
+        Err(Error::TimestampOutOfRange {
+            found_ms: i128::from(i64::MAX) - epoch
+        })
+    );
+}
+
 #[test]
 fn a_custom_epoch_shifts_every_timestamp() {
     let epoch = Epoch::from_unix_ms(1_735_689_600_000).unwrap();
