@@ -36,7 +36,11 @@ PAIRS = [
 # Floors timed in each run beside the pairs, for the breakdown.
 FLOORS = [
     "generate/1 thread/floor: ulid-flake (TickerClock), a constant increment",
+    "generate/1 thread/floor: ulid-flake (TickerClock), a thread-local counter as the increment",
+    "generate/1 thread/floor: ulid-flake, a constant increment",
+    "generate/1 thread/floor: ulid-flake, a thread-local counter as the increment",
     "floor/uncontended compare_exchange",
+    "floor/SystemClock::unix_ms and a compare_exchange",
     "floor/ThreadRandom::next_u32 (a word)",
     "floor/ThreadRandom::increment_draw(1) (the generator's draw)",
     "generate/batch of 1,000, per ID/floor: ThreadRandom::fill_bytes of 1,000",

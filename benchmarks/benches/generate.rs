@@ -6,14 +6,15 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use ferroid::generator::{AtomicSnowflakeGenerator, BasicSnowflakeGenerator, Poll};
 use ferroid::id::SnowflakeTwitterId;
 use ferroid::time::{MonotonicClock, TWITTER_EPOCH};
 use ulid_flake_benchmarks::{time_in_bursts, time_in_bursts_of};
 use ulid_flake_core::UlidFlake;
 use ulid_flake_core::generator::{
-    Clock as _, Generator, RandomSource, SystemClock, ThreadRandom, TickerClock,
+    Clock, Generator, RandomSource, SystemClock, ThreadRandom, TickerClock,
 };
 
 fn floors(c: &mut Criterion) {
@@ -31,16 +32,41 @@ fn floors(c: &mut Criterion) {
     group.bench_function("SystemClock::unix_ms (the generator's clock read)", |b| {
         b.iter(|| black_box(SystemClock.unix_ms()));
     });
-    let word = AtomicU64::new(0);
+    // The state word as the generator keeps it, alone on its cache lines, and timed as the
+    // generator's rows are: a store next to the word, or a `Result` kept on the stack beside
+    // it, would time more than the swap.
+    let word = OwnLines(AtomicU64::new(0));
     group.bench_function("uncontended compare_exchange", |b| {
-        b.iter(|| {
-            let current = word.load(Ordering::Relaxed);
-            black_box(word.compare_exchange(
-                current,
-                current + 1,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ))
+        b.iter_custom(|iters| {
+            time_in_bursts(iters, || {
+                let current = word.0.load(Ordering::Acquire);
+                word.0
+                    .compare_exchange_weak(
+                        current,
+                        current + 1,
+                        Ordering::AcqRel,
+                        Ordering::Acquire,
+                    )
+                    .is_ok()
+            })
+        });
+    });
+    // What target 2's call cannot skip: the clock read, then the swap of a word that depends
+    // on it.
+    group.bench_function("SystemClock::unix_ms and a compare_exchange", |b| {
+        b.iter_custom(|iters| {
+            time_in_bursts(iters, || {
+                let now = SystemClock.unix_ms() as u64;
+                let current = word.0.load(Ordering::Acquire);
+                word.0
+                    .compare_exchange_weak(
+                        current,
+                        current.max(now << 20) + 1,
+                        Ordering::AcqRel,
+                        Ordering::Acquire,
+                    )
+                    .is_ok()
+            })
         });
     });
     group.bench_function("ThreadRandom::next_u32 (a word)", |b| {
@@ -59,31 +85,25 @@ fn one_thread(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate/1 thread");
     let generator = Generator::new();
     group.bench_function("ulid-flake", |b| {
-        b.iter_custom(|iters| {
-            time_in_bursts(iters, || black_box(generator.try_generate()).is_ok())
-        });
+        b.iter_custom(|iters| time_in_bursts(iters, || kept(generator.try_generate())));
     });
     let ticking = ticking_generator();
     group.bench_function("ulid-flake (TickerClock)", |b| {
-        b.iter_custom(|iters| time_in_bursts(iters, || black_box(ticking.try_generate()).is_ok()));
+        b.iter_custom(|iters| time_in_bursts(iters, || kept(ticking.try_generate())));
     });
-    // The breakdown: the same call with a constant increment, so without the random draw.
-    let undrawn = Generator::builder()
-        .clock(TickerClock::start().expect("a ticker thread"))
-        .random_source(ConstantIncrement)
-        .build()
-        .expect("a valid configuration");
-    group.bench_function(
-        "floor: ulid-flake (TickerClock), a constant increment",
-        |b| {
-            b.iter_custom(|iters| {
-                time_in_bursts(iters, || black_box(undrawn.try_generate()).is_ok())
-            });
-        },
+    // The breakdown, on each clock: the same call with a constant increment (no draw), and
+    // with a thread-local counter as the increment: the least any per-ID draw from
+    // thread-local state adds (a load, a store, an increment that depends on the load), with
+    // no cipher behind it.
+    floor_rows(
+        &mut group,
+        "ulid-flake (TickerClock)",
+        TickerClock::start().expect("a ticker thread"),
     );
+    floor_rows(&mut group, "ulid-flake", SystemClock);
     let mut ulid = ulid::Generator::new();
     group.bench_function("ulid (Generator)", |b| {
-        b.iter_custom(|iters| time_in_bursts(iters, || black_box(ulid.generate()).is_ok()));
+        b.iter_custom(|iters| time_in_bursts(iters, || kept(ulid.generate())));
     });
     group.bench_function("uuid (now_v7)", |b| {
         b.iter_custom(|iters| {
@@ -154,15 +174,15 @@ fn two_threads(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate/2 threads, one generator");
     let generator = Generator::new();
     group.bench_function("ulid-flake", |b| {
-        b.iter_custom(|iters| shared(iters, || black_box(generator.try_generate()).is_ok()));
+        b.iter_custom(|iters| shared(iters, || kept(generator.try_generate())));
     });
     let ticking = ticking_generator();
     group.bench_function("ulid-flake (TickerClock)", |b| {
-        b.iter_custom(|iters| shared(iters, || black_box(ticking.try_generate()).is_ok()));
+        b.iter_custom(|iters| shared(iters, || kept(ticking.try_generate())));
     });
     let ulid = Mutex::new(ulid::Generator::new());
     group.bench_function("ulid (Mutex<Generator>)", |b| {
-        b.iter_custom(|iters| shared(iters, || black_box(ulid.lock().unwrap().generate()).is_ok()));
+        b.iter_custom(|iters| shared(iters, || kept(ulid.lock().unwrap().generate())));
     });
     group.bench_function("uuid (now_v7)", |b| {
         b.iter_custom(|iters| {
@@ -199,6 +219,19 @@ fn two_threads(c: &mut Criterion) {
     group.finish();
 }
 
+/// Whether a call made an ID, keeping the ID from the optimiser as `poll_ferroid` keeps
+/// ferroid's: the ID alone, not the whole `Result`, whose error variant makes it a value of
+/// several words that `black_box` would store on every call.
+fn kept<T, E>(result: Result<T, E>) -> bool {
+    match result {
+        Ok(id) => {
+            black_box(id);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
 /// ferroid's non-waiting call, as `try_generate` is ours: `poll_id`, tried again at once
 /// after a lost race (as our compare-and-swap loop does), and a failure — a burst that does
 /// not count — when the millisecond's sequence is used up.
@@ -224,6 +257,60 @@ impl RandomSource for ConstantIncrement {
         1
     }
 }
+
+std::thread_local! {
+    static COUNTER: core::cell::Cell<u32> = const { core::cell::Cell::new(0) };
+}
+
+/// A source whose increments follow a per-thread count, odd, 1 to 255 (for the breakdown
+/// only; the IDs are predictable): a thread-local load and store per ID, as a real draw
+/// takes, without the cipher.
+struct CountedIncrement;
+
+impl RandomSource for CountedIncrement {
+    fn next_u32(&self) -> u32 {
+        let count = COUNTER.get();
+        COUNTER.set(count.wrapping_add(1));
+        count & 0xFF | 1
+    }
+}
+
+/// The breakdown's rows for a generator on `clock` (see `one_thread`).
+fn floor_rows(group: &mut BenchmarkGroup<'_, WallTime>, name: &str, clock: impl Clock + Clone) {
+    floor_row(
+        group,
+        &format!("{name}, a constant increment"),
+        clock.clone(),
+        ConstantIncrement,
+    );
+    floor_row(
+        group,
+        &format!("{name}, a thread-local counter as the increment"),
+        clock,
+        CountedIncrement,
+    );
+}
+
+/// The row `floor: {name}`: `try_generate` of a generator on `clock` and `random`.
+fn floor_row(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    clock: impl Clock,
+    random: impl RandomSource,
+) {
+    let generator = Generator::builder()
+        .clock(clock)
+        .random_source(random)
+        .build()
+        .expect("a valid configuration");
+    group.bench_function(format!("floor: {name}"), |b| {
+        b.iter_custom(|iters| time_in_bursts(iters, || kept(generator.try_generate())));
+    });
+}
+
+/// A value alone on its 128 bytes, as the generator keeps its state word.
+#[repr(align(128))]
+struct OwnLines<T>(T);
 
 /// The opt-in fast clock: a thread publishes the millisecond, a reading is one load — like
 /// ferroid's `MonotonicClock`, against which it is measured.
