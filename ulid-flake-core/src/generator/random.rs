@@ -104,8 +104,8 @@ pub trait RandomSource {
     /// ```
     /// use ulid_flake_core::generator::{RandomSource, ThreadRandom};
     ///
-    /// // The increment is the draw's low byte: the generator masks it.
     /// let draw = ThreadRandom.increment_draw(1);
+    /// assert!(draw <= 0xFF);
     /// let fresh: Vec<u32> = (0..8).map(|_| ThreadRandom.fresh_draw(draw)).collect();
     /// assert!(fresh.iter().any(|&word| word > 0xFF_FFFF));
     /// ```
@@ -224,12 +224,11 @@ impl ThreadStream {
 /// How many bytes of the stream are drawn ahead at a time: one block of the cipher.
 const AHEAD_LEN: usize = 64;
 
-/// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word, above them the
-/// bytes that follow — the caller masks them off (a mask here would be one more step on the
-/// way to the generator's compare-and-swap): a thread-local position, one load of the block
-/// and the position stored back; a block is drawn again out of line when fewer than `bytes`
-/// are left (once in 64 IDs with the default one-byte increments), which is what keeps the
-/// stream's cost a byte's, not a word's, per ID.
+/// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word, and nothing above
+/// them (they are the next draw's): a thread-local position, one load of the block and the
+/// position stored back; a block is drawn again out of line when fewer than `bytes` are left
+/// (once in 64 IDs with the default one-byte increments), which is what keeps the stream's
+/// cost a byte's, not a word's, per ID.
 #[inline(always)]
 fn take_ahead(bytes: u32) -> u32 {
     // The generator asks for 1..=4; anything else is taken modulo 4, into 1..=4 (fewer
@@ -245,7 +244,13 @@ fn take_ahead(bytes: u32) -> u32 {
         // `taken` is below AHEAD_LEN (the check above); the mask lets the compiler see that
         // the four bytes are inside the block and its 3 spare bytes, and drop a bounds check.
         let four = &ahead[taken & (AHEAD_LEN - 1)..][..4];
+        // One byte, the default increment's width, is one zero-extending load: no mask on
+        // the way to the generator's swap.
+        if bytes == 1 {
+            return u32::from(four[0].get());
+        }
         u32::from_le_bytes([four[0].get(), four[1].get(), four[2].get(), four[3].get()])
+            & (u32::MAX >> (32 - 8 * bytes))
     })
 }
 
@@ -310,21 +315,20 @@ forward_random!(&R, alloc::sync::Arc<R>);
 mod tests {
     use super::*;
 
-    /// A shared handle draws as the source it shares: a byte ahead, not a word.
+    /// A shared handle draws as the source it shares: the block's next bytes, as many as
+    /// asked for and no more (the bytes above are the next draw's).
     #[test]
     fn shared_handles_forward_every_draw() {
         let shared = alloc::sync::Arc::new(ThreadRandom);
         // A fresh block on the next draw, so that the three below come from one block.
         AHEAD_TAKEN.set(AHEAD_LEN);
         let first = shared.increment_draw(1);
+        let block = AHEAD.with(|ahead| [0, 1, 2, 3].map(|at| u32::from(ahead[at].get())));
         let second = RandomSource::increment_draw(&&ThreadRandom, 2);
         let third = ThreadRandom.increment_draw(1);
-        assert_eq!(
-            second & 0xFFFF,
-            first >> 8 & 0xFFFF,
-            "one byte taken, not a word"
-        );
-        assert_eq!(third & 0xFF, first >> 24, "two bytes more");
+        assert_eq!(first, block[0]);
+        assert_eq!(second, block[1] | block[2] << 8);
+        assert_eq!(third, block[3]);
     }
 
     /// A width outside 1..=4 is taken modulo 4, into 1..=4: every byte once.
