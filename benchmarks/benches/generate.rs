@@ -33,8 +33,8 @@ fn floors(c: &mut Criterion) {
         b.iter(|| black_box(SystemClock.unix_ms()));
     });
     // The state word as the generator keeps it, alone on its cache lines, and timed as the
-    // generator's rows are: a store next to the word, or a `Result` kept on the stack beside
-    // it, would time more than the swap.
+    // generator's rows are, keeping only whether the swap succeeded: `black_box` of its whole
+    // `Result` stores that on every call, and timed 7.05 ns where the swap takes 2.49.
     let word = OwnLines(AtomicU64::new(0));
     group.bench_function("uncontended compare_exchange", |b| {
         b.iter_custom(|iters| {

@@ -1424,6 +1424,21 @@ impl Figures<'_> {
             self.ratio(index, figure, figure)
         )
     }
+
+    /// [`Figures::cells`] of two figures shown alike, side by side.
+    fn two_cells(
+        &self,
+        index: usize,
+        first: impl Fn(&Measured) -> f64 + Copy,
+        second: impl Fn(&Measured) -> f64 + Copy,
+        show: impl Fn(f64) -> String + Copy,
+    ) -> String {
+        format!(
+            "{} | {}",
+            self.cells(index, first, show),
+            self.cells(index, second, show)
+        )
+    }
 }
 
 /// The Markdown report of one database.
@@ -1480,13 +1495,7 @@ fn report(settings: &Settings, outcome: &Outcome) -> String {
     kind_table(
         &mut out,
         "rows/s, all rows | × auto-increment | rows/s, last segment | × auto-increment",
-        |index| {
-            format!(
-                "{} | {}",
-                figures.cells(index, all_rows, show_rate),
-                figures.cells(index, last, show_rate)
-            )
-        },
+        |index| figures.two_cells(index, all_rows, last, show_rate),
     );
 
     let (table, primary) = match outcome.database {
@@ -1523,13 +1532,7 @@ fn report(settings: &Settings, outcome: &Outcome) -> String {
     kind_table(
         &mut out,
         "lookup p50 | × auto-increment | lookup p99 | × auto-increment",
-        |index| {
-            format!(
-                "{} | {}",
-                figures.cells(index, p50, show_ms),
-                figures.cells(index, p99, show_ms)
-            )
-        },
+        |index| figures.two_cells(index, p50, p99, show_ms),
     );
 
     let by_created_at = |r: &Measured| r.scan_by_created_at.as_secs_f64();
