@@ -15,11 +15,12 @@
 //!    last millisecond as in step 3; further back, return [`Error::ClockMovedBackwards`](crate::Error::ClockMovedBackwards).
 //!    IDs never go back in time, and an older timestamp is never re-randomised.
 //!
-//! A call draws its random value (fresh randomness or increment, whichever step 2 or 3
-//! takes) before it loads the last ID, so that between the load and the compare-and-swap
-//! there is only arithmetic, and a second thread rarely lands in that window (BENCHMARKS.md
-//! measures two threads on one generator).
-//! A call that then fails leaves its draw unused.
+//! A call takes its random draw first, before the clock (an increment, which also decides a
+//! new millisecond's fresh randomness, see [`RandomSource::fresh_draw`]), and loads the last
+//! ID last, so that between the load and the compare-and-swap there is only arithmetic, and
+//! a second thread rarely lands in that window (BENCHMARKS.md measures two threads on one
+//! generator). A call that then fails — on the clock, the lease gate or the field's
+//! maximum — leaves its draw unused.
 //!
 //! The plain [`Generator::try_generate`] returns every error. [`Generator::generate`]
 //! (and `Generator::generate_async`, with the `tokio` feature) wait for the next

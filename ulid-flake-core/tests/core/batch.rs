@@ -176,10 +176,13 @@ fn an_empty_batch_fills_nothing_without_reading_the_clock() {
     let generator = scripted(at(-1));
     assert_eq!(generator.try_generate_batch(&mut []), Ok(0));
     generator.generate_batch(&mut []).unwrap();
+    // A batch of one reads it, after taking its draw (which the failure leaves unused).
+    generator.random_source().push(&[0]);
     assert_eq!(
         generator.try_generate_batch(&mut [UlidFlake::MIN]),
         Err(Error::TimestampOutOfRange { found_ms: -1 })
     );
+    assert_eq!(generator.random_source().left(), 0);
 }
 
 #[test]

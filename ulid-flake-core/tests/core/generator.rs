@@ -32,8 +32,8 @@ fn next(
     result
 }
 
-/// The draw a call takes before it reads the state (see `Generator::try_generate`), which a
-/// call that fails then leaves unused.
+/// The draw a call takes first, before it reads the clock (see the `generator` module's
+/// docs), which a call that fails then leaves unused.
 const UNUSED_DRAW: u32 = 0xDEAD;
 
 fn generator_random(generator: &Generator<ManualClock, ScriptedRandom>) -> &ScriptedRandom {
@@ -285,7 +285,7 @@ fn the_default_allowance_is_one_second() {
 fn the_epoch_bounds_the_clock() {
     let generator = scripted(|builder| builder, at(-1));
     assert_eq!(
-        next(&generator, &[]),
+        next(&generator, &[UNUSED_DRAW]),
         Err(Error::TimestampOutOfRange { found_ms: -1 })
     );
     clock(&generator).set(at(0));
@@ -294,7 +294,7 @@ fn the_epoch_bounds_the_clock() {
     assert_eq!(next(&generator, &[FIELD_MAX]), Ok(UlidFlake::MAX));
     clock(&generator).set(at(MAX_TIMESTAMP as i64 + 1));
     assert_eq!(
-        next(&generator, &[]),
+        next(&generator, &[UNUSED_DRAW]),
         Err(Error::TimestampOutOfRange { found_ms: 1 << 43 })
     );
 }
@@ -306,14 +306,14 @@ fn the_clock_s_extremes_are_out_of_range_under_the_latest_epoch() {
     let generator = scripted(|builder| builder.epoch(Epoch::MAX), i64::MIN);
     let epoch = i128::from(Epoch::MAX.unix_ms());
     assert_eq!(
-        next(&generator, &[]),
+        next(&generator, &[UNUSED_DRAW]),
         Err(Error::TimestampOutOfRange {
             found_ms: i128::from(i64::MIN) - epoch
         })
     );
     clock(&generator).set(i64::MAX);
     assert_eq!(
-        next(&generator, &[]),
+        next(&generator, &[UNUSED_DRAW]),
         Err(Error::TimestampOutOfRange {
             found_ms: i128::from(i64::MAX) - epoch
         })

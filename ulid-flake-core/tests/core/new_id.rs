@@ -36,7 +36,7 @@ fn an_exhausted_millisecond_waits_for_the_next() {
 #[test]
 fn a_clock_far_behind_continues_from_the_last_millisecond_without_waiting() {
     let generator = scripted(at(50_000));
-    // The first ID; `generate`'s draw (each attempt draws before it reads the state: an
+    // The first ID; `generate`'s draw (each attempt draws first: an
     // attempt that fails on the rollback leaves it unused); `new_id`'s first attempt's, then
     // an increment of 200; again the first attempt's, then 255 (overflows); a fresh 9.
     const UNUSED: u32 = 0xDEAD;

@@ -194,7 +194,7 @@ fn a_rollback_beyond_the_allowance_is_a_warning() {
     let generator = with_a_full_millisecond();
     let events = events_of(|| {
         generator.clock().set(at(5_000 - 1_001));
-        // The draw taken before the state is read, unused.
+        // The draw the call takes first, unused.
         generator.random_source().push(&[0xDEAD]);
         assert!(matches!(
             generator.try_generate(),
