@@ -66,13 +66,17 @@ pub trait RandomSource {
         }
     }
 
-    /// The draw a generator takes for each ID before it knows whether the ID continues a
-    /// millisecond, whose increment is the draw's low `increment_bytes` bytes (1..=3), or
-    /// starts one, whose randomness is then [`RandomSource::fresh_draw`]'s.
+    /// The draw a generator takes first in each call (a call that then fails leaves it
+    /// unused), before it knows whether the ID continues a millisecond, whose increment is
+    /// the draw's low `increment_bytes` bytes (1..=3), or starts one, whose randomness is
+    /// then [`RandomSource::fresh_draw`]'s.
     ///
     /// The default is one [`RandomSource::next_u32`], whose word serves both, so that a
-    /// scripted source scripts one word per ID. [`ThreadRandom`] hands out `increment_bytes`
-    /// bytes of a block it drew ahead: the stream's cost for one byte, not a word.
+    /// scripted source scripts one word per call. [`ThreadRandom`] hands out
+    /// `increment_bytes` bytes of a block it drew ahead: the stream's cost for one byte, not
+    /// a word. Override this and [`RandomSource::fresh_draw`] together, or neither: the
+    /// default `fresh_draw` is this draw itself, which a narrower draw would leave with
+    /// too few random bits for a millisecond's first randomness.
     ///
     /// ```
     /// use std::sync::atomic::{AtomicU32, Ordering};
@@ -227,6 +231,8 @@ impl ThreadStream {
 /// bytes (three alternated runs, `TickerClock`): 4.67, 4.46 and 4.24 ns an ID. A thread's
 /// static thread-local storage grows by the block, 1 KiB.
 const AHEAD_LEN: usize = 1024;
+// `take_ahead` indexes the block with a mask.
+const _: () = assert!(AHEAD_LEN.is_power_of_two());
 
 /// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word, and nothing above
 /// them (they are the next draw's): a thread-local position, one load of the block and the
@@ -350,8 +356,8 @@ mod tests {
     /// and the child's first four differ (equal by chance: 1 in 2^32).
     #[test]
     fn a_forked_child_draws_its_own_bytes_ahead() {
-        // A fresh block, one byte taken: 63 left for the parent, and for a child that kept
-        // them.
+        // A fresh block, one byte taken: the rest left for the parent, and for a child that
+        // kept them.
         AHEAD_TAKEN.set(AHEAD_LEN);
         take_ahead(1);
         let mut fds = [0; 2];

@@ -1,5 +1,5 @@
-//! The step every call takes: the fork check, the lease gate, one clock reading, one random
-//! draw and one compare-and-swap of the state word (the specification's steps, in the
+//! The step every call takes: one random draw, the fork check, the lease gate, one clock
+//! reading and one compare-and-swap of the state word (the specification's steps, in the
 //! [module docs](super)), and the configuration it reads.
 
 #[cfg(not(ulid_flake_loom))]
@@ -93,8 +93,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         })
     }
 
-    /// The protocol of every call, single or batch: the fork check, the lease gate, one clock
-    /// reading, one random draw and one compare-and-swap of the state word. `plan` works out, from the last ID,
+    /// The protocol of every call, single or batch: one random draw, the fork check, the lease
+    /// gate, one clock reading and one compare-and-swap of the state word. `plan` works out, from the last ID,
     /// the reading and the gate word, the new last ID and the call's result; it runs again
     /// when another thread went first.
     #[inline(always)]

@@ -576,8 +576,9 @@ fn a_race_between_threads_is_no_rollback_even_with_a_zero_allowance() {
         .clock()
         .race_during_next_reading
         .store(true, std::sync::atomic::Ordering::SeqCst);
-    // The other thread stores 101/7 after our reading of 100: we read the clock again (101)
-    // and continue its millisecond, instead of failing with a 1 ms "rollback".
+    // Our call takes 7 first; the other thread takes 1 and stores 101/1 after our reading of
+    // 100: we read the clock again (101) and continue its millisecond with our 7, instead of
+    // failing with a 1 ms "rollback".
     assert_eq!(
         generator.try_generate(),
         Ok(UlidFlake::from_parts(101, 8).unwrap())
