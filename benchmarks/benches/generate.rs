@@ -37,19 +37,7 @@ fn floors(c: &mut Criterion) {
     // `Result` stores that on every call, and timed 7.05 ns where the swap takes 2.49.
     let word = OwnLines(AtomicU64::new(0));
     group.bench_function("uncontended compare_exchange", |b| {
-        b.iter_custom(|iters| {
-            time_in_bursts(iters, || {
-                let current = word.0.load(Ordering::Acquire);
-                word.0
-                    .compare_exchange_weak(
-                        current,
-                        current + 1,
-                        Ordering::AcqRel,
-                        Ordering::Acquire,
-                    )
-                    .is_ok()
-            })
-        });
+        b.iter_custom(|iters| time_in_bursts(iters, || swap(&word.0, |current| current + 1)));
     });
     // What target 2's call cannot skip: the clock read, then the swap of a word that depends
     // on it.
@@ -57,15 +45,7 @@ fn floors(c: &mut Criterion) {
         b.iter_custom(|iters| {
             time_in_bursts(iters, || {
                 let now = SystemClock.unix_ms() as u64;
-                let current = word.0.load(Ordering::Acquire);
-                word.0
-                    .compare_exchange_weak(
-                        current,
-                        current.max(now << 20) + 1,
-                        Ordering::AcqRel,
-                        Ordering::Acquire,
-                    )
-                    .is_ok()
+                swap(&word.0, |current| current.max(now << 20) + 1)
             })
         });
     });
@@ -306,6 +286,14 @@ fn floor_row(
     group.bench_function(format!("floor: {name}"), |b| {
         b.iter_custom(|iters| time_in_bursts(iters, || kept(generator.try_generate())));
     });
+}
+
+/// One compare-and-swap of `word` to `next` of its value, as the generator's step makes it:
+/// whether it succeeded.
+fn swap(word: &AtomicU64, next: impl FnOnce(u64) -> u64) -> bool {
+    let current = word.load(Ordering::Acquire);
+    word.compare_exchange_weak(current, next(current), Ordering::AcqRel, Ordering::Acquire)
+        .is_ok()
 }
 
 /// A value alone on its 128 bytes, as the generator keeps its state word.
