@@ -73,8 +73,8 @@ pub trait RandomSource {
     ///
     /// The default is one [`RandomSource::next_u32`], whose word serves both, so that a
     /// scripted source scripts one word per call. [`ThreadRandom`] hands out
-    /// `increment_bytes` bytes of a block it drew ahead: the stream's cost for one byte, not
-    /// a word. Override this and [`RandomSource::fresh_draw`] together, or neither: the
+    /// `increment_bytes` bytes of a block it drew ahead (the stream's cost for one byte, not
+    /// a word), and the next ones when they are all 0. Override this and [`RandomSource::fresh_draw`] together, or neither: the
     /// default `fresh_draw` is this draw itself, which a narrower draw would leave with
     /// too few random bits for a millisecond's first randomness.
     ///
@@ -181,9 +181,23 @@ impl RandomSource for ThreadRandom {
         with_stream(|stream| stream.rng.fill_bytes(dest));
     }
 
+    /// Never 0: a zero draw is drawn again here, from the block, as the generator would draw
+    /// it again (the increment is uniform over `1..=2^(8n)-1` either way), but without
+    /// leaving the generator's common path.
     #[inline]
     fn increment_draw(&self, increment_bytes: u8) -> u32 {
-        take_ahead(u32::from(increment_bytes))
+        // One byte, the default width, as a constant, which `take_ahead` folds to a load and
+        // a compare.
+        let draw = if increment_bytes == 1 {
+            take_ahead(1)
+        } else {
+            take_ahead(u32::from(increment_bytes))
+        };
+        if draw != 0 {
+            draw
+        } else {
+            nonzero_ahead(increment_bytes)
+        }
     }
 
     #[inline]
@@ -264,6 +278,18 @@ fn take_ahead(bytes: u32) -> u32 {
     })
 }
 
+/// The next nonzero draw of `bytes` bytes ahead (1 in 2^(8 * bytes) draws is 0).
+#[cold]
+#[inline(never)]
+fn nonzero_ahead(bytes: u8) -> u32 {
+    loop {
+        let draw = take_ahead(u32::from(bytes));
+        if draw != 0 {
+            return draw;
+        }
+    }
+}
+
 /// A block of the thread's stream (which reseeds a forked child's stream first).
 #[cold]
 #[inline(never)]
@@ -325,20 +351,38 @@ forward_random!(&R, alloc::sync::Arc<R>);
 mod tests {
     use super::*;
 
+    /// Puts `bytes` at the start of this thread's block, and takes none of it yet.
+    fn script_block(bytes: &[u8]) {
+        AHEAD.with(|ahead| {
+            for (cell, &byte) in ahead.iter().zip(bytes) {
+                cell.set(byte);
+            }
+        });
+        AHEAD_TAKEN.set(0);
+    }
+
     /// A shared handle draws as the source it shares: the block's next bytes, as many as
     /// asked for and no more (the bytes above are the next draw's).
     #[test]
     fn shared_handles_forward_every_draw() {
+        script_block(&[0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88]);
         let shared = alloc::sync::Arc::new(ThreadRandom);
-        // A fresh block on the next draw, so that the three below come from one block.
-        AHEAD_TAKEN.set(AHEAD_LEN);
-        let first = shared.increment_draw(1);
-        let block = AHEAD.with(|ahead| [0, 1, 2, 3].map(|at| u32::from(ahead[at].get())));
-        let second = RandomSource::increment_draw(&&ThreadRandom, 2);
-        let third = ThreadRandom.increment_draw(1);
-        assert_eq!(first, block[0]);
-        assert_eq!(second, block[1] | block[2] << 8);
-        assert_eq!(third, block[3]);
+        assert_eq!(shared.increment_draw(1), 0x11);
+        assert_eq!(RandomSource::increment_draw(&&ThreadRandom, 2), 0x3322);
+        assert_eq!(ThreadRandom.increment_draw(1), 0x44);
+        assert_eq!(shared.fresh_draw(0x44), 0x8877_6655);
+    }
+
+    /// An increment is never 0: a zero draw is drawn again from the next bytes, of its own
+    /// width; a millisecond's first randomness may be 0.
+    #[test]
+    fn zero_increments_are_drawn_again_from_the_block() {
+        script_block(&[0, 0, 7, 0, 0, 0x34, 0x12, 0, 0, 0, 0, 9]);
+        assert_eq!(ThreadRandom.increment_draw(1), 7);
+        assert_eq!(ThreadRandom.increment_draw(2), 0x1234);
+        assert_eq!(ThreadRandom.fresh_draw(0x1234), 0);
+        assert_eq!(ThreadRandom.increment_draw(1), 9);
+        assert_eq!(AHEAD_TAKEN.get(), 12);
     }
 
     /// A width outside 1..=4 is taken modulo 4, into 1..=4: every byte once.
