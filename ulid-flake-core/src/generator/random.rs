@@ -74,9 +74,10 @@ pub trait RandomSource {
     /// The default is one [`RandomSource::next_u32`], whose word serves both, so that a
     /// scripted source scripts one word per call. [`ThreadRandom`] hands out
     /// `increment_bytes` bytes of a block it drew ahead (the stream's cost for one byte, not
-    /// a word), and the next ones when they are all 0. Override this and [`RandomSource::fresh_draw`] together, or neither: the
-    /// default `fresh_draw` is this draw itself, which a narrower draw would leave with
-    /// too few random bits for a millisecond's first randomness.
+    /// a word), and the next ones when they are all 0. Override this and
+    /// [`RandomSource::fresh_draw`] together, or neither: the default `fresh_draw` is this
+    /// draw itself, which a narrower draw would leave with too few random bits for a
+    /// millisecond's first randomness.
     ///
     /// ```
     /// use std::sync::atomic::{AtomicU32, Ordering};
@@ -109,7 +110,7 @@ pub trait RandomSource {
     /// use ulid_flake_core::generator::{RandomSource, ThreadRandom};
     ///
     /// let draw = ThreadRandom.increment_draw(1);
-    /// assert!(draw <= 0xFF);
+    /// assert!((1..=0xFF).contains(&draw));
     /// let fresh: Vec<u32> = (0..8).map(|_| ThreadRandom.fresh_draw(draw)).collect();
     /// assert!(fresh.iter().any(|&word| word > 0xFF_FFFF));
     /// ```
@@ -251,7 +252,7 @@ const _: () = assert!(AHEAD_LEN.is_power_of_two());
 /// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word, and nothing above
 /// them (they are the next draw's): a thread-local position, one load of the block and the
 /// position stored back; a block is drawn again out of line when fewer than `bytes` are left
-/// (once in 1,024 IDs with the default one-byte increments), which is what keeps the stream's
+/// (about once in 1,024 IDs with the default one-byte increments), which is what keeps the stream's
 /// cost a byte's, not a word's, per ID.
 #[inline(always)]
 fn take_ahead(bytes: u32) -> u32 {
@@ -347,7 +348,7 @@ macro_rules! forward_random {
 }
 forward_random!(&R, alloc::sync::Arc<R>);
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -377,12 +378,43 @@ mod tests {
     /// width; a millisecond's first randomness may be 0.
     #[test]
     fn zero_increments_are_drawn_again_from_the_block() {
-        script_block(&[0, 0, 7, 0, 0, 0x34, 0x12, 0, 0, 0, 0, 9]);
+        script_block(&[
+            0, 0, 7, // width 1: two zeros skipped
+            0, 0, 0x34, 0x12, // width 2: a zero draw skipped
+            0, 1, // width 2: a zero low byte is no zero draw
+            0, 0, 0, 0, 0, 0xAB, // width 3: a zero draw skipped
+            0, 0, 0, 0, // a millisecond's first randomness: 0 is kept
+            0, 9,
+        ]);
         assert_eq!(ThreadRandom.increment_draw(1), 7);
         assert_eq!(ThreadRandom.increment_draw(2), 0x1234);
-        assert_eq!(ThreadRandom.fresh_draw(0x1234), 0);
+        assert_eq!(ThreadRandom.increment_draw(2), 0x0100);
+        assert_eq!(ThreadRandom.increment_draw(3), 0xAB_0000);
+        assert_eq!(ThreadRandom.fresh_draw(0xAB_0000), 0);
         assert_eq!(ThreadRandom.increment_draw(1), 9);
-        assert_eq!(AHEAD_TAKEN.get(), 12);
+        assert_eq!(AHEAD_TAKEN.get(), 21);
+    }
+
+    /// A zero in the block's last byte is drawn again from the next block: its first nonzero
+    /// byte.
+    #[test]
+    fn a_zero_increment_at_the_block_s_end_is_drawn_again_from_the_next_block() {
+        AHEAD.with(|ahead| ahead[AHEAD_LEN - 1].set(0));
+        AHEAD_TAKEN.set(AHEAD_LEN - 1);
+        let draw = ThreadRandom.increment_draw(1);
+        let taken = AHEAD_TAKEN.get();
+        let skipped = AHEAD.with(|ahead| {
+            ahead[..taken]
+                .iter()
+                .map(Cell::get)
+                .collect::<alloc::vec::Vec<_>>()
+        });
+        assert_eq!(skipped.last().map(|&byte| u32::from(byte)), Some(draw));
+        assert!(
+            skipped[..taken - 1].iter().all(|&byte| byte == 0),
+            "{skipped:?}"
+        );
+        assert_ne!(draw, 0);
     }
 
     /// A width outside 1..=4 is taken modulo 4, into 1..=4: every byte once.
@@ -396,6 +428,7 @@ mod tests {
         assert_eq!(AHEAD_TAKEN.get(), 6);
     }
 
+    #[cfg(unix)]
     /// A forked child takes none of the bytes its parent drew ahead: the parent's next four
     /// and the child's first four differ (equal by chance: 1 in 2^32).
     #[test]

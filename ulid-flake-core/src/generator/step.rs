@@ -353,6 +353,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 timestamp_ms: last_ms,
             });
         }
+        // 0 from a source whose draws may be 0 (`ThreadRandom`'s never are).
         let increment = match draw & config.increment_mask {
             0 => self.increment(),
             increment => increment,
