@@ -156,9 +156,10 @@ thread_local! {
     /// [`RandomSource::fresh_draw`], and 3 bytes that are never a draw's own, so that any
     /// draw is one 4-byte load.
     static AHEAD: [Cell<u8>; AHEAD_LEN + 3] = const { [const { Cell::new(0) }; AHEAD_LEN + 3] };
-    /// How many bytes of the block are taken: all of them on a thread's start, and in a
-    /// forked child (see `discard_in_forked_child`).
-    static AHEAD_TAKEN: Cell<usize> = const { Cell::new(AHEAD_LEN) };
+    /// The block's next byte to hand out: null (none) on a thread's start, and in a forked
+    /// child (see `discard_in_forked_child`). A pointer rather than an index, so that a
+    /// draw's byte is one plain load from it, with no mask and no index on its way.
+    static AHEAD_NEXT: Cell<*const Cell<u8>> = const { Cell::new(core::ptr::null()) };
 }
 
 impl RandomSource for ThreadRandom {
@@ -246,29 +247,32 @@ impl ThreadStream {
 /// bytes (three alternated runs, `TickerClock`): 4.67, 4.46 and 4.24 ns an ID. A thread's
 /// static thread-local storage grows by the block, 1 KiB.
 const AHEAD_LEN: usize = 1024;
-// `take_ahead` indexes the block with a mask.
-const _: () = assert!(AHEAD_LEN.is_power_of_two());
 
 /// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word, and nothing above
-/// them (they are the next draw's): a thread-local position, one load of the block and the
-/// position stored back; a block is drawn again out of line when fewer than `bytes` are left
-/// (about once in 1,024 IDs with the default one-byte increments), which is what keeps the stream's
-/// cost a byte's, not a word's, per ID.
+/// them (they are the next draw's): a thread-local pointer to the next byte, one load through
+/// it and the pointer stored back; a block is drawn again out of line when fewer than
+/// `bytes` are left (about once in 1,024 IDs with the default one-byte increments), which is
+/// what keeps the stream's cost a byte's, not a word's, per ID.
 #[inline(always)]
 fn take_ahead(bytes: u32) -> u32 {
     // The generator asks for 1..=4; anything else is taken modulo 4, into 1..=4 (fewer
     // instructions than a clamp), so that no byte is handed out twice.
     let bytes = (bytes.wrapping_sub(1) & 3) as usize + 1;
-    let mut taken = AHEAD_TAKEN.get();
-    if taken + bytes > AHEAD_LEN {
-        draw_ahead();
-        taken = 0;
-    }
-    AHEAD_TAKEN.set(taken + bytes);
     AHEAD.with(|ahead| {
-        // `taken` is below AHEAD_LEN (the check above); the mask lets the compiler see that
-        // the four bytes are inside the block and its 3 spare bytes, and drop a bounds check.
-        let four = &ahead[taken & (AHEAD_LEN - 1)..][..4];
+        let start = ahead.as_ptr();
+        let mut next = AHEAD_NEXT.get();
+        // Null, or a byte in the block: the difference is the bytes taken, or far above
+        // AHEAD_LEN for null.
+        if next.addr().wrapping_sub(start.addr()) + bytes > AHEAD_LEN {
+            draw_ahead();
+            next = start;
+        }
+        AHEAD_NEXT.set(next.wrapping_add(bytes));
+        // SAFETY: `next` points into this thread's block (set from its start above, or
+        // advanced by earlier draws, which the check keeps inside it), at most
+        // AHEAD_LEN - bytes past its start: the four bytes are the block's or its 3 spare
+        // bytes, and `Cell` reads them through a shared reference.
+        let four = unsafe { &*next.cast::<[Cell<u8>; 4]>() };
         // One byte, the default increment's width, is one zero-extending load: no mask on
         // the way to the generator's swap.
         if bytes == 1 {
@@ -313,7 +317,7 @@ fn discard_in_forked_child() {
     extern "C" fn discard() {
         // A const-initialised thread-local without a destructor: a plain store to the
         // thread's own memory, as a handler run in a freshly forked child must be.
-        AHEAD_TAKEN.set(AHEAD_LEN);
+        AHEAD_NEXT.set(core::ptr::null());
     }
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
@@ -358,8 +362,13 @@ mod tests {
             for (cell, &byte) in ahead.iter().zip(bytes) {
                 cell.set(byte);
             }
+            AHEAD_NEXT.set(ahead.as_ptr());
         });
-        AHEAD_TAKEN.set(0);
+    }
+
+    /// How many bytes of this thread's block are taken.
+    fn taken() -> usize {
+        AHEAD.with(|ahead| AHEAD_NEXT.get().addr() - ahead.as_ptr().addr())
     }
 
     /// A shared handle draws as the source it shares: the block's next bytes, as many as
@@ -392,17 +401,19 @@ mod tests {
         assert_eq!(ThreadRandom.increment_draw(3), 0xAB_0000);
         assert_eq!(ThreadRandom.fresh_draw(0xAB_0000), 0);
         assert_eq!(ThreadRandom.increment_draw(1), 9);
-        assert_eq!(AHEAD_TAKEN.get(), 21);
+        assert_eq!(taken(), 21);
     }
 
     /// A zero in the block's last byte is drawn again from the next block: its first nonzero
     /// byte.
     #[test]
     fn a_zero_increment_at_the_block_s_end_is_drawn_again_from_the_next_block() {
-        AHEAD.with(|ahead| ahead[AHEAD_LEN - 1].set(0));
-        AHEAD_TAKEN.set(AHEAD_LEN - 1);
+        AHEAD.with(|ahead| {
+            ahead[AHEAD_LEN - 1].set(0);
+            AHEAD_NEXT.set(ahead[AHEAD_LEN - 1..].as_ptr());
+        });
         let draw = ThreadRandom.increment_draw(1);
-        let taken = AHEAD_TAKEN.get();
+        let taken = taken();
         let skipped = AHEAD.with(|ahead| {
             ahead[..taken]
                 .iter()
@@ -420,12 +431,12 @@ mod tests {
     /// A width outside 1..=4 is taken modulo 4, into 1..=4: every byte once.
     #[test]
     fn widths_outside_1_to_4_take_each_byte_once() {
-        AHEAD_TAKEN.set(AHEAD_LEN);
+        AHEAD_NEXT.set(core::ptr::null());
         take_ahead(1);
         take_ahead(0);
-        assert_eq!(AHEAD_TAKEN.get(), 5);
+        assert_eq!(taken(), 5);
         take_ahead(5);
-        assert_eq!(AHEAD_TAKEN.get(), 6);
+        assert_eq!(taken(), 6);
     }
 
     #[cfg(unix)]
@@ -435,7 +446,7 @@ mod tests {
     fn a_forked_child_draws_its_own_bytes_ahead() {
         // A fresh block, one byte taken: the rest left for the parent, and for a child that
         // kept them.
-        AHEAD_TAKEN.set(AHEAD_LEN);
+        AHEAD_NEXT.set(core::ptr::null());
         take_ahead(1);
         let mut fds = [0; 2];
         // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
