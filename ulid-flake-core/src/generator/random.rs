@@ -152,14 +152,26 @@ struct ThreadStream {
 
 thread_local! {
     static STREAM: RefCell<Option<ThreadStream>> = const { RefCell::new(None) };
-    /// A block of the thread's stream drawn ahead for [`RandomSource::increment_draw`] and
-    /// [`RandomSource::fresh_draw`], and 3 bytes that are never a draw's own, so that any
-    /// draw is one 4-byte load.
-    static AHEAD: [Cell<u8>; AHEAD_LEN + 3] = const { [const { Cell::new(0) }; AHEAD_LEN + 3] };
-    /// The block's next byte to hand out: null (none) on a thread's start, and in a forked
-    /// child (see `discard_in_forked_child`). A pointer rather than an index, so that a
-    /// draw's byte is one plain load from it, with no mask and no index on its way.
-    static AHEAD_NEXT: Cell<*const Cell<u8>> = const { Cell::new(core::ptr::null()) };
+    static AHEAD: Ahead = const {
+        Ahead {
+            next: Cell::new(core::ptr::null()),
+            bytes: [const { Cell::new(0) }; AHEAD_LEN + 3],
+        }
+    };
+}
+
+/// A block of the thread's stream drawn ahead for [`RandomSource::increment_draw`] and
+/// [`RandomSource::fresh_draw`], and where the next draw starts in it. One thread-local, so
+/// that the pointer and the bytes it points into are created and destroyed together.
+struct Ahead {
+    /// The next byte to hand out: null (none) on a thread's start, and in a forked child (see
+    /// `discard_in_forked_child`); set only from `bytes`' own start, and moved only inside
+    /// them. A pointer rather than an index, so that a draw's byte is one plain load from it,
+    /// with no mask and no index on its way to the generator's swap.
+    next: Cell<*const Cell<u8>>,
+    /// The block, and 3 bytes that are never a draw's own, so that any draw is one 4-byte
+    /// load.
+    bytes: [Cell<u8>; AHEAD_LEN + 3],
 }
 
 impl RandomSource for ThreadRandom {
@@ -259,19 +271,22 @@ fn take_ahead(bytes: u32) -> u32 {
     // instructions than a clamp), so that no byte is handed out twice.
     let bytes = (bytes.wrapping_sub(1) & 3) as usize + 1;
     AHEAD.with(|ahead| {
-        let start = ahead.as_ptr();
-        let mut next = AHEAD_NEXT.get();
-        // Null, or a byte in the block: the difference is the bytes taken, or far above
-        // AHEAD_LEN for null.
-        if next.addr().wrapping_sub(start.addr()) + bytes > AHEAD_LEN {
-            draw_ahead();
+        let start = ahead.bytes.as_ptr();
+        let mut next = ahead.next.get();
+        // The bytes taken, for a pointer into the block; far above AHEAD_LEN for null (and
+        // for anything below the block).
+        if next.addr().wrapping_sub(start.addr()) > AHEAD_LEN - bytes {
+            draw_ahead(ahead);
             next = start;
         }
-        AHEAD_NEXT.set(next.wrapping_add(bytes));
-        // SAFETY: `next` points into this thread's block (set from its start above, or
-        // advanced by earlier draws, which the check keeps inside it), at most
-        // AHEAD_LEN - bytes past its start: the four bytes are the block's or its 3 spare
-        // bytes, and `Cell` reads them through a shared reference.
+        ahead.next.set(next.wrapping_add(bytes));
+        // SAFETY: `next` is this thread's own `ahead.next`, which is only ever null or set
+        // from `ahead.bytes`' start (here and in the tests) and moved forward here; the
+        // check above refills for null or anything outside the block, so `next` is at most
+        // AHEAD_LEN - bytes past the start, and the four bytes read are the block's or its 3
+        // spare bytes. The bytes live as long as the pointer (one thread-local, no
+        // destructor); `draw_ahead` and the fork handler only write them through `Cell`, or
+        // set the pointer to null.
         let four = unsafe { &*next.cast::<[Cell<u8>; 4]>() };
         // One byte, the default increment's width, is one zero-extending load: no mask on
         // the way to the generator's swap.
@@ -298,14 +313,12 @@ fn nonzero_ahead(bytes: u8) -> u32 {
 /// A block of the thread's stream (which reseeds a forked child's stream first).
 #[cold]
 #[inline(never)]
-fn draw_ahead() {
+fn draw_ahead(ahead: &Ahead) {
     let mut block = [0; AHEAD_LEN];
     with_stream(|stream| stream.rng.fill_bytes(&mut block));
-    AHEAD.with(|ahead| {
-        for (cell, byte) in ahead.iter().zip(block) {
-            cell.set(byte);
-        }
-    });
+    for (cell, byte) in ahead.bytes.iter().zip(block) {
+        cell.set(byte);
+    }
 }
 
 /// Registers, once per process, a `pthread_atfork` handler that empties the forking
@@ -317,7 +330,7 @@ fn discard_in_forked_child() {
     extern "C" fn discard() {
         // A const-initialised thread-local without a destructor: a plain store to the
         // thread's own memory, as a handler run in a freshly forked child must be.
-        AHEAD_NEXT.set(core::ptr::null());
+        AHEAD.with(|ahead| ahead.next.set(core::ptr::null()));
     }
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
@@ -359,16 +372,21 @@ mod tests {
     /// Puts `bytes` at the start of this thread's block, and takes none of it yet.
     fn script_block(bytes: &[u8]) {
         AHEAD.with(|ahead| {
-            for (cell, &byte) in ahead.iter().zip(bytes) {
+            for (cell, &byte) in ahead.bytes.iter().zip(bytes) {
                 cell.set(byte);
             }
-            AHEAD_NEXT.set(ahead.as_ptr());
+            ahead.next.set(ahead.bytes.as_ptr());
         });
+    }
+
+    /// Leaves no bytes in this thread's block, as on a thread's start.
+    fn discard_block() {
+        AHEAD.with(|ahead| ahead.next.set(core::ptr::null()));
     }
 
     /// How many bytes of this thread's block are taken.
     fn taken() -> usize {
-        AHEAD.with(|ahead| AHEAD_NEXT.get().addr() - ahead.as_ptr().addr())
+        AHEAD.with(|ahead| ahead.next.get().addr() - ahead.bytes.as_ptr().addr())
     }
 
     /// A shared handle draws as the source it shares: the block's next bytes, as many as
@@ -409,13 +427,13 @@ mod tests {
     #[test]
     fn a_zero_increment_at_the_block_s_end_is_drawn_again_from_the_next_block() {
         AHEAD.with(|ahead| {
-            ahead[AHEAD_LEN - 1].set(0);
-            AHEAD_NEXT.set(ahead[AHEAD_LEN - 1..].as_ptr());
+            ahead.bytes[AHEAD_LEN - 1].set(0);
+            ahead.next.set(ahead.bytes[AHEAD_LEN - 1..].as_ptr());
         });
         let draw = ThreadRandom.increment_draw(1);
         let taken = taken();
         let skipped = AHEAD.with(|ahead| {
-            ahead[..taken]
+            ahead.bytes[..taken]
                 .iter()
                 .map(Cell::get)
                 .collect::<alloc::vec::Vec<_>>()
@@ -428,10 +446,30 @@ mod tests {
         assert_ne!(draw, 0);
     }
 
+    /// A draw that does not fit in the rest of the block takes the next block's first bytes,
+    /// never the 3 spare bytes past the block.
+    #[test]
+    fn a_draw_past_the_block_s_end_takes_the_next_block_not_the_spare_bytes() {
+        AHEAD.with(|ahead| {
+            ahead.bytes[AHEAD_LEN - 1].set(0x5A);
+            for spare in &ahead.bytes[AHEAD_LEN..] {
+                spare.set(0xEE);
+            }
+            ahead.next.set(ahead.bytes[AHEAD_LEN - 1..].as_ptr());
+        });
+        assert_eq!(ThreadRandom.increment_draw(1), 0x5A);
+        assert_eq!(taken(), AHEAD_LEN);
+        let draw = take_ahead(2);
+        assert_eq!(taken(), 2);
+        let first_two = AHEAD
+            .with(|ahead| u32::from(ahead.bytes[0].get()) | u32::from(ahead.bytes[1].get()) << 8);
+        assert_eq!(draw, first_two);
+    }
+
     /// A width outside 1..=4 is taken modulo 4, into 1..=4: every byte once.
     #[test]
     fn widths_outside_1_to_4_take_each_byte_once() {
-        AHEAD_NEXT.set(core::ptr::null());
+        discard_block();
         take_ahead(1);
         take_ahead(0);
         assert_eq!(taken(), 5);
@@ -446,7 +484,7 @@ mod tests {
     fn a_forked_child_draws_its_own_bytes_ahead() {
         // A fresh block, one byte taken: the rest left for the parent, and for a child that
         // kept them.
-        AHEAD_NEXT.set(core::ptr::null());
+        discard_block();
         take_ahead(1);
         let mut fds = [0; 2];
         // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
