@@ -13,7 +13,7 @@ use super::fork;
 /// at each millisecond boundary of the system clock and publishes it in an atomic word, so
 /// [`Clock::unix_ms`] is one load instead of a system-clock read (30–35 ns through the vDSO
 /// on the machines of the repository's BENCHMARKS.md, where a generator's call on this clock
-/// takes about 4.5 ns against 42). For a generator on the hot path of a service that makes IDs
+/// takes about 4 ns against 42). For a generator on the hot path of a service that makes IDs
 /// at a high rate; the default, [`SystemClock`], reads the system clock on every call.
 ///
 /// ```
