@@ -477,9 +477,9 @@ mod tests {
         assert_eq!(taken(), 6);
     }
 
-    #[cfg(unix)]
     /// A forked child takes none of the bytes its parent drew ahead: the parent's next four
     /// and the child's first four differ (equal by chance: 1 in 2^32).
+    #[cfg(unix)]
     #[test]
     fn a_forked_child_draws_its_own_bytes_ahead() {
         // A fresh block, one byte taken: the rest left for the parent, and for a child that
