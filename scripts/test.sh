@@ -144,13 +144,48 @@ step_fuzz() {
 }
 
 # The lease fault scenarios are in the adapters' test binaries, module `lease_faults`: their own
-# step, run alone (sub-second renewals lose leases on two busy cores). So is the test that
-# crashes the MariaDB server (module `server_crash`), after them.
+# step, not beside the other tests (sub-second renewals lose leases on two busy cores). So is
+# the test that crashes the MariaDB server (module `server_crash`), after them.
 step_tests() { cargo test --workspace --all-features -- --skip lease_faults:: --skip server_crash::; }
 
+# Two lanes at once, one per server, each scenario after the other within its lane: a stall
+# stops its whole server, and the crash kills MariaDB, so no lane shares a server with another.
+# The replicas sleep between their milliseconds, so the two lanes leave the cores mostly idle.
+# The test binaries run directly, from their package's directory as `cargo test` runs them:
+# a second `cargo test` would wait for the first's lock on the build directory.
 step_leases() {
-  cargo test --workspace --all-features --test sqlx --test diesel --test tokio_postgres lease_faults::
-  cargo test --workspace --all-features --test sqlx server_crash::
+  local -A dir exe
+  local artifacts target package executable
+  artifacts=$(cargo test -q --workspace --all-features --test sqlx --test diesel --test tokio_postgres \
+    --no-run --message-format=json | python3 -c '
+import json, os, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("reason") == "compiler-artifact" and message.get("executable"):
+        print(message["target"]["name"], os.path.dirname(message["manifest_path"]), message["executable"])
+')
+  while read -r target package executable; do
+    dir[$target]=$package exe[$target]=$executable
+  done <<<"$artifacts"
+  # Each argument: a test binary's target and its filters.
+  lane() {
+    local run
+    for run in "$@"; do
+      set -- $run
+      (cd "${dir[$1]}" && "${exe[$1]}" "${@:2}") || return 1
+    done
+  }
+  lane "sqlx lease_faults::postgres_ lease_faults::pgbouncer_" \
+    "diesel lease_faults::postgres_ lease_faults::pgbouncer_" "tokio_postgres lease_faults::" \
+    2>&1 | sed -u 's/^/[postgres] /' &
+  local postgres=$!
+  lane "sqlx lease_faults::mysql_" "diesel lease_faults::mysql_" "sqlx server_crash::" \
+    2>&1 | sed -u 's/^/[mariadb] /' &
+  local mariadb=$!
+  local failed=0
+  wait "$postgres" || { echo "the PostgreSQL lane failed" >&2; failed=1; }
+  wait "$mariadb" || { echo "the MariaDB lane failed" >&2; failed=1; }
+  return "$failed"
 }
 
 step_benchmarks() {
