@@ -40,7 +40,7 @@ describe() {
     fuzz) echo "fuzz targets: lints, and the saved inputs replayed as tests" ;;
     servers) echo "PostgreSQL, PgBouncer and MariaDB started (throwaway, loopback)" ;;
     tests) echo "tests and doctests against the servers and SQLite files, but the lease faults" ;;
-    leases) echo "the lease fault scenarios (sqlx and Diesel on PostgreSQL, PgBouncer and MariaDB; the tokio-postgres store on PostgreSQL and PgBouncer), then the MariaDB server crashed under the database's generator" ;;
+    leases) echo "the lease fault scenarios (sqlx and Diesel on PostgreSQL, PgBouncer and MariaDB; the tokio-postgres store on PostgreSQL and PgBouncer), the MariaDB server then crashed under the database's generator; one lane per server, both at once" ;;
     benchmarks) echo "benchmarks run once each, and the database-scale one in smoke mode" ;;
     examples) echo "the README's main job and the SQLite examples" ;;
     openapi) echo "the example API's OpenAPI document, through openapi-spec-validator" ;;
@@ -145,7 +145,7 @@ step_fuzz() {
 
 # The lease fault scenarios are in the adapters' test binaries, module `lease_faults`: their own
 # step, not beside the other tests (sub-second renewals lose leases on two busy cores). So is
-# the test that crashes the MariaDB server (module `server_crash`), after them.
+# the test that crashes the MariaDB server (module `server_crash`), after those on MariaDB.
 step_tests() { cargo test --workspace --all-features -- --skip lease_faults:: --skip server_crash::; }
 
 # Two lanes at once, one per server, each scenario after the other within its lane: a stall
@@ -175,12 +175,26 @@ for line in sys.stdin:
       (cd "${dir[$1]}" && "${exe[$1]}" "${@:2}") || return 1
     done
   }
-  lane "sqlx lease_faults::postgres_ lease_faults::pgbouncer_" \
-    "diesel lease_faults::postgres_ lease_faults::pgbouncer_" "tokio_postgres lease_faults::" \
-    2>&1 | sed -u 's/^/[postgres] /' &
+  local on_postgres="lease_faults::postgres_ lease_faults::pgbouncer_" on_mariadb="lease_faults::mysql_"
+  local postgres_lane=("sqlx $on_postgres" "diesel $on_postgres" "tokio_postgres $on_postgres")
+  local mariadb_lane=("sqlx $on_mariadb" "diesel $on_mariadb")
+  # A scenario's name starts with its server, which picks its lane: one named otherwise would
+  # run in neither, so the lanes' tests are counted against every scenario.
+  tests_of() { "${exe[$1]}" --list "${@:2}" | grep -v '::lease_child: test$' | grep -c ': test$' || true; }
+  local run every=0 laned=0
+  for target in sqlx diesel tokio_postgres; do
+    every=$((every + $(tests_of "$target" lease_faults::)))
+  done
+  for run in "${postgres_lane[@]}" "${mariadb_lane[@]}"; do
+    laned=$((laned + $(tests_of $run)))
+  done
+  if [[ $every != "$laned" ]]; then
+    echo "$every lease scenarios, $laned of them in a lane: name each after its server" >&2
+    return 1
+  fi
+  lane "${postgres_lane[@]}" 2>&1 | sed -u 's/^/[postgres] /' &
   local postgres=$!
-  lane "sqlx lease_faults::mysql_" "diesel lease_faults::mysql_" "sqlx server_crash::" \
-    2>&1 | sed -u 's/^/[mariadb] /' &
+  lane "${mariadb_lane[@]}" "sqlx server_crash::" 2>&1 | sed -u 's/^/[mariadb] /' &
   local mariadb=$!
   local failed=0
   wait "$postgres" || { echo "the PostgreSQL lane failed" >&2; failed=1; }

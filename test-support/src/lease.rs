@@ -377,8 +377,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// One lease scenario at a time in a test binary: replicas generating at full rate on two
-/// cores would otherwise starve each other's renewals.
+/// One lease scenario at a time in a test binary: the test command runs two binaries at once,
+/// one per server (scripts/test.sh, step `leases`), and more scenarios at once than that, each
+/// with its replicas, would crowd two cores enough to make renewals late.
 pub fn one_at_a_time() -> MutexGuard<'static, ()> {
     static SCENARIOS: Mutex<()> = Mutex::new(());
     lock(&SCENARIOS)
@@ -1134,7 +1135,8 @@ fn watch_holder(
 }
 
 /// The lease tests of an adapter's test binary, in its module `lease_faults` (the test command
-/// runs them as a step of their own, by that name): `acquire` is how the adapter leases
+/// runs them as a step of their own, by that name, in one lane per server picked by the start
+/// of each test's name: `postgres_`, `pgbouncer_` or `mysql_`): `acquire` is how the adapter leases
 /// (`fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>`, the URL telling the
 /// server). Expands to the replica (`lease_child`, ignored) and one test per scenario and
 /// server: on every server, or on those listed after a `;` (`postgres` — directly and through

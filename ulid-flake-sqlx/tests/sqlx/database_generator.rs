@@ -1371,8 +1371,9 @@ async fn mariadb_logs_binary_and_checks_function_characteristics() {
     );
 }
 
-/// Tests that kill the shared MariaDB server: run alone, in the test command's step of their
-/// own (`server_crash::`), never beside the others.
+/// Tests that kill the shared MariaDB server: never beside the other tests, but in the test
+/// command's `leases` step, after every lease scenario on MariaDB (`server_crash::`, while the
+/// scenarios on PostgreSQL, which it does not touch, go on).
 mod server_crash {
     use super::*;
 
