@@ -377,9 +377,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// One lease scenario at a time in a test binary: the test command runs two binaries at once,
-/// one per server (scripts/test.sh, step `leases`), and more scenarios at once than that, each
-/// with its replicas, would crowd two cores enough to make renewals late.
+/// One lease scenario at a time in a test binary, whose replicas' renewals are sub-second:
+/// the test command runs two binaries at once, one per server (scripts/test.sh, step
+/// `leases`), which ten runs passed; more scenarios at once were not tried.
 pub fn one_at_a_time() -> MutexGuard<'static, ()> {
     static SCENARIOS: Mutex<()> = Mutex::new(());
     lock(&SCENARIOS)
