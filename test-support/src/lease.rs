@@ -201,7 +201,9 @@ impl Server {
     }
 
     /// Pauses the whole server with `SIGSTOP` for `duration`, then resumes it — even if the
-    /// test fails meanwhile, so that no other test is left with a stopped server.
+    /// test fails meanwhile, so that no other test is left with a stopped server. A scenario
+    /// that calls it is named `<server>_stalled_…`: the test command runs those alone on their
+    /// server, while every other scenario there runs beside others.
     pub fn stall(self, duration: Duration) {
         pause(&self.processes(), duration);
     }
@@ -377,9 +379,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// One lease scenario at a time in a test binary, whose replicas' renewals are sub-second:
-/// the test command runs two binaries at once, one per server (scripts/test.sh, step
-/// `leases`), which ten runs passed; more scenarios at once were not tried.
+/// One lease scenario at a time in a test binary, whose replicas' renewals are sub-second.
+/// The test command (scripts/test.sh, step `leases`) runs the binaries side by side instead:
+/// five at once, one per binary and server, with the stalls and the crash each alone on its
+/// server afterwards.
 pub fn one_at_a_time() -> MutexGuard<'static, ()> {
     static SCENARIOS: Mutex<()> = Mutex::new(());
     lock(&SCENARIOS)
@@ -1135,7 +1138,7 @@ fn watch_holder(
 }
 
 /// The lease tests of an adapter's test binary, in its module `lease_faults` (the test command
-/// runs them as a step of their own, by that name, in one lane per server picked by the start
+/// runs them as a step of their own, by that name, in lanes of a server picked by the start
 /// of each test's name: `postgres_`, `pgbouncer_` or `mysql_`): `acquire` is how the adapter leases
 /// (`fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>`, the URL telling the
 /// server). Expands to the replica (`lease_child`, ignored) and one test per scenario and
