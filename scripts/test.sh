@@ -40,7 +40,7 @@ describe() {
     fuzz) echo "fuzz targets: lints, and the saved inputs replayed as tests" ;;
     servers) echo "PostgreSQL, PgBouncer and MariaDB started (throwaway, loopback)" ;;
     tests) echo "tests and doctests against the servers and SQLite files, but the lease faults" ;;
-    leases) echo "the lease fault scenarios (sqlx and Diesel on PostgreSQL, PgBouncer and MariaDB; the tokio-postgres store on PostgreSQL and PgBouncer), the MariaDB server then crashed under the database's generator; on each server one lane per test binary, then the stalls alone" ;;
+    leases) echo "the lease fault scenarios (sqlx and Diesel on PostgreSQL, PgBouncer and MariaDB; the tokio-postgres store on PostgreSQL and PgBouncer): on each server one lane per test binary, then the stalls alone, and on MariaDB a crash under the database's generator" ;;
     benchmarks) echo "benchmarks run once each, and the database-scale one in smoke mode" ;;
     examples) echo "the README's main job and the SQLite examples" ;;
     openapi) echo "the example API's OpenAPI document, through openapi-spec-validator" ;;
@@ -151,8 +151,10 @@ step_tests() { cargo test --workspace --all-features -- --skip lease_faults:: --
 # The scenarios run in lanes, each a series of test binaries with their filters, several lanes
 # at once. A stall stops its whole server and the crash kills MariaDB, so no other scenario runs
 # on a server while it is stalled or crashed. On each server, one lane per test binary for the
-# scenarios that leave the server running, then the stalls alone, one after the other (on
-# MariaDB, the crash last); the two servers' lanes at the same time. The replicas sleep between
+# scenarios that leave the server running, then the stalls (`…_stalled_…`) alone, one after the
+# other (on MariaDB, the crash last); the two servers' lanes at the same time. Each lane's name
+# is in ULID_FLAKE_TEST_LANE, where a test that stops or kills its server checks that it runs
+# alone (test-support's `assert_alone_on_server`). The replicas sleep between
 # their milliseconds, so five lanes at once leave the two cores half idle (measured: 41 s of
 # user and 11 s of system time in a 62 s step; seven runs passed). The test binaries run
 # directly, from their package's directory as `cargo test` runs them: a second `cargo test`
@@ -173,6 +175,9 @@ for line in sys.stdin:
   while read -r target package executable; do
     dir[$target]=$package exe[$target]=$executable
   done <<<"$artifacts"
+  for target in sqlx diesel tokio_postgres; do
+    [[ -n ${exe[$target]:-} ]] || { echo "expected a test binary '$target', found none" >&2; return 1; }
+  done
   # A lane: its label, then its runs separated by `;`, each a test binary's target and its
   # filters ("postgres diesel:diesel lease_faults::postgres_ --skip …").
   lane() {
@@ -180,7 +185,8 @@ for line in sys.stdin:
     IFS=';' read -ra runs <<<"${1#*:}"
     for run in "${runs[@]}"; do
       set -- $run
-      (cd "${dir[$1]}" && "${exe[$1]}" "${@:2}") 2>&1 | sed -u "s/^/[$label] /" || return 1
+      (cd "${dir[$1]}" && ULID_FLAKE_TEST_LANE=$label "${exe[$1]}" "${@:2}") 2>&1 |
+        sed -u "s/^/[$label] /" || return 1
     done
   }
   # The lanes given, all at once; fails when one of them failed, after all have ended.
@@ -197,22 +203,22 @@ for line in sys.stdin:
     return "$failed"
   }
   # A server's lanes: `running` (one per binary) at once, then `stalled`, one lane.
-  # Arguments: the server's label, its scenarios' filters, its stall scenario's filter, what
+  # Arguments: the server's label, its scenarios' filters, its stall scenarios' filters, what
   # runs after the stalls (or nothing), and its test binaries.
   local -A running stalled
   server_lanes() {
-    local label=$1 filters=$2 stall=$3 after=$4 binary runs=()
+    local label=$1 filters=$2 stalls=$3 after=$4 binary runs=()
     shift 4
     for binary in "$@"; do
-      running[$label]+="${running[$label]:+|}$label $binary:$binary $filters --skip $stall"
-      runs+=("$binary $stall")
+      running[$label]+="${running[$label]:+|}$label $binary:$binary $filters --skip _stalled_"
+      runs+=("$binary $stalls")
     done
     [[ -z $after ]] || runs+=("$after")
     stalled[$label]="$label alone:$(IFS=';' && echo "${runs[*]}")"
   }
   server_lanes postgres "lease_faults::postgres_ lease_faults::pgbouncer_" \
-    lease_faults::postgres_stalled "" sqlx diesel tokio_postgres
-  server_lanes mariadb lease_faults::mysql_ lease_faults::mysql_stalled "sqlx server_crash::" \
+    "lease_faults::postgres_stalled_ lease_faults::pgbouncer_stalled_" "" sqlx diesel tokio_postgres
+  server_lanes mariadb lease_faults::mysql_ lease_faults::mysql_stalled_ "sqlx server_crash::" \
     sqlx diesel
   # A scenario's name starts with its server, which picks its lanes: one named otherwise would
   # run in none, so the lanes' tests are counted against every scenario.
@@ -230,8 +236,13 @@ for line in sys.stdin:
       done
     done
   done
-  if [[ $every != "$laned" ]]; then
+  if [[ $every == 0 || $every != "$laned" ]]; then
     echo "$every lease scenarios, $laned of them in a lane: name each after its server" >&2
+    return 1
+  fi
+  # `server_crash::` is skipped by the tests step: it must run here.
+  if [[ $(tests_of sqlx server_crash::) == 0 ]]; then
+    echo "expected the MariaDB crash tests in sqlx's test binary (server_crash::), found none" >&2
     return 1
   fi
   on_server() {

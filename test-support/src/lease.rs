@@ -121,16 +121,22 @@ impl Server {
         }
     }
 
-    /// How many transactions on the server are open between statements, as the server sees
-    /// them (another session's, never the client's own).
-    pub fn open_transactions(self) -> usize {
+    /// How many transactions of the sessions on `database` are open between statements, as
+    /// the server sees them (another session's, never the client's own): those of one
+    /// scenario, on its scratch database, not those of the others running beside it.
+    pub fn open_transactions(self, database: &str) -> usize {
         let sql = match self {
-            Self::Postgres | Self::PgBouncer => {
-                "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'"
-            }
-            Self::Mysql => "SELECT COUNT(*) FROM information_schema.innodb_trx",
+            Self::Postgres | Self::PgBouncer => format!(
+                "SELECT count(*) FROM pg_stat_activity \
+                 WHERE state = 'idle in transaction' AND datname = '{database}'"
+            ),
+            Self::Mysql => format!(
+                "SELECT COUNT(*) FROM information_schema.innodb_trx AS trx \
+                 JOIN information_schema.PROCESSLIST AS session \
+                 ON session.ID = trx.trx_mysql_thread_id WHERE session.DB = '{database}'"
+            ),
         };
-        self.client("ulid_flake_test", sql).trim().parse().unwrap()
+        self.client(database, &sql).trim().parse().unwrap()
     }
 
     /// A new, empty database for one test, so that killing its sessions hits no other test.
@@ -202,9 +208,10 @@ impl Server {
 
     /// Pauses the whole server with `SIGSTOP` for `duration`, then resumes it — even if the
     /// test fails meanwhile, so that no other test is left with a stopped server. A scenario
-    /// that calls it is named `<server>_stalled_…`: the test command runs those alone on their
-    /// server, while every other scenario there runs beside others.
+    /// that calls it is named `…_stalled_…`, which the test command runs alone on its server
+    /// (see [`assert_alone_on_server`]).
     pub fn stall(self, duration: Duration) {
+        assert_alone_on_server();
         pause(&self.processes(), duration);
     }
 
@@ -379,10 +386,25 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// One lease scenario at a time in a test binary, whose replicas' renewals are sub-second.
-/// The test command (scripts/test.sh, step `leases`) runs the binaries side by side instead:
-/// five at once, one per binary and server, with the stalls and the crash each alone on its
-/// server afterwards.
+/// Panics when the test command runs this test beside others on its server: a test that stops
+/// or kills its server must have it to itself. The test command's `leases` step
+/// (scripts/test.sh) names each lane in `ULID_FLAKE_TEST_LANE`, and only the lanes that run
+/// alone on their server end in ` alone`; a test run by hand, one binary at a time, has no lane.
+pub fn assert_alone_on_server() {
+    if let Ok(lane) = std::env::var("ULID_FLAKE_TEST_LANE") {
+        assert!(
+            lane.ends_with(" alone"),
+            "expected a lane alone on its server for a test that stops or kills it, found the \
+             lane {lane:?} beside others: name the test `…_stalled_…` (scripts/test.sh, step \
+             `leases`)"
+        );
+    }
+}
+
+/// One lease scenario at a time in a test binary (but `leases_with_only_select_insert_update`,
+/// whose lease has no replica), whose replicas' renewals are sub-second. Between binaries the
+/// test command (scripts/test.sh, step `leases`) runs scenarios at once: five, one per binary
+/// and server, then the stalls and the crash each alone on its server.
 pub fn one_at_a_time() -> MutexGuard<'static, ()> {
     static SCENARIOS: Mutex<()> = Mutex::new(());
     lock(&SCENARIOS)
@@ -1029,7 +1051,8 @@ pub fn slow_contender(
     stall: Stall,
 ) {
     let _one = one_at_a_time();
-    let url = server.url("ulid_flake_test");
+    let database = server.scratch_database();
+    let url = server.url(&database);
     let namespace = unique_name("lease");
     let options = |timing| {
         LeaseOptions::new(namespace.clone())
@@ -1068,7 +1091,7 @@ pub fn slow_contender(
         std::thread::sleep(Duration::from_millis(1));
     }
     let watcher = std::thread::scope(|scope| {
-        let watch = scope.spawn(|| watch_holder(server, &holder, stalled_for));
+        let watch = scope.spawn(|| watch_holder(server, &database, &holder, stalled_for));
         if let Some(replica) = &replica {
             pause(&[replica.child.id()], stalled_for);
         }
@@ -1105,9 +1128,10 @@ pub fn slow_contender(
 }
 
 /// Checks the holder every 20 ms for `duration`: held, renewed on time, issuing IDs. Returns
-/// how many it issued and the server's open transactions at each check.
+/// how many it issued and the open transactions on `database` at each check.
 fn watch_holder(
     server: Server,
+    database: &str,
     holder: &ScalabilityIdLease,
     duration: Duration,
 ) -> (u64, Vec<usize>) {
@@ -1131,7 +1155,7 @@ fn watch_holder(
                 Err(error) => panic!("the holder stopped issuing: {error}"),
             }
         }
-        open_transactions.push(server.open_transactions());
+        open_transactions.push(server.open_transactions(database));
         std::thread::sleep(Duration::from_millis(20));
     }
     (issued, open_transactions)

@@ -1392,6 +1392,7 @@ mod server_crash {
     /// Kills the server with `SIGKILL` (a crash: nothing flushed on the way out) and starts it
     /// again with the same command line; returns once it accepts connections at `url`.
     async fn crash_and_restart(url: &str) {
+        ulid_flake_test_support::lease::assert_alone_on_server();
         let pid = server_pid();
         let command_line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap();
         let arguments: Vec<String> = command_line
