@@ -208,8 +208,8 @@
 //! # }
 //! ```
 //!
-//! Without the override, `query_as!` fails to compile with "the trait `From<i64>` is not
-//! implemented for `Id<User>`". To override columns once for the whole crate, turn on
+//! Without the override, `query_as!` fails to compile: "the trait bound `Id<User>:
+//! From<i64>` is not satisfied". To override columns once for the whole crate, turn on
 //! sqlx's `sqlx-toml` feature and put a `sqlx.toml` next to `Cargo.toml`:
 //!
 //! ```toml

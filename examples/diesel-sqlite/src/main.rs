@@ -79,7 +79,8 @@ fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             .execute(conn)?;
     }
 
-    // `Id<User>` compares with the foreign key; an `Id<Post>` would not compile there.
+    // The column is a BIGINT, which any `Id<T>` compares with: the entity lives in the Rust
+    // types, not in the schema, so Diesel cannot refuse an `Id<Post>` here.
     let by_ada: Vec<Post> = posts::table
         .filter(posts::author.eq(ada.id))
         .order(posts::id)

@@ -58,8 +58,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     // Checked at compile time against the committed query data (.sqlx/): the overrides name
-    // the ID types of the BIGINT columns, and `Id<User>` binds where the foreign key is
-    // compared — an `Id<Post>` would not compile there.
+    // the ID types of the BIGINT columns, and the argument's `as Id<User>` is what refuses an
+    // `Id<Post>` where the foreign key is compared (with `as _`, any ID binds to a BIGINT).
     let posts = sqlx::query_as!(
         Post,
         r#"SELECT id AS "id!: Id<Post>", author AS "author: Id<User>", title
