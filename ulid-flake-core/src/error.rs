@@ -211,11 +211,14 @@ impl fmt::Display for Error {
                      (0-9, A-Z without I, L, O, U, in either case)"
                 )
             }
-            Self::OutOfRange { found } => write!(
-                f,
-                "value out of range: expected 0..={} (a first character 0-7 in text), found {found}",
-                i64::MAX
-            ),
+            Self::OutOfRange { found } => {
+                write!(f, "value out of range: expected 0..={}", i64::MAX)?;
+                // What text gets above the range from: a negative value is a number's.
+                if found > i128::from(i64::MAX) {
+                    f.write_str(" (a first character 0-7 in text)")?;
+                }
+                write!(f, ", found {found}")
+            }
             Self::RandomnessOutOfRange { found, max } => write!(
                 f,
                 "randomness out of range: expected 0..={max}, found {found}"

@@ -508,7 +508,10 @@ impl LiteralError {
             Error::OutOfRange { found } => {
                 message.push_str("value out of range: expected 0..=");
                 message.push_u128(i64::MAX as u128);
-                message.push_str(" (a first character 0-7 in text), found ");
+                if found > i64::MAX as i128 {
+                    message.push_str(" (a first character 0-7 in text)");
+                }
+                message.push_str(", found ");
                 if found < 0 {
                     message.push_str("-");
                 }

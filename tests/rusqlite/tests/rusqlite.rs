@@ -154,7 +154,7 @@ fn a_negative_integer_is_an_out_of_range_error_that_names_it() {
     assert_eq!(
         message,
         "Conversion error from type Integer at index: 0, value out of range: expected \
-         0..=9223372036854775807 (a first character 0-7 in text), found -5"
+         0..=9223372036854775807, found -5"
     );
     assert_eq!(source, Error::OutOfRange { found: -5 });
     let (_, source) = read_error::<Id<User>>(&connection, "SELECT -9223372036854775808");

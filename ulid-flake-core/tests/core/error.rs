@@ -110,8 +110,13 @@ fn every_error_message_says_what_was_expected_and_found() {
             "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 18446744073709551616",
         ),
         (
+            Error::OutOfRange { found: 1 << 63 },
+            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808",
+        ),
+        // Only a number is negative: no word on text.
+        (
             Error::OutOfRange { found: -1 },
-            "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found -1",
+            "value out of range: expected 0..=9223372036854775807, found -1",
         ),
     ];
     for (error, message) in cases {

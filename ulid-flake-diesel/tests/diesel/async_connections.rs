@@ -175,8 +175,8 @@ macro_rules! async_tests {
                 assert!(matches!(error, diesel::result::Error::DeserializationError(_)));
                 assert_eq!(
                     error.to_string(),
-                    "value out of range: expected 0..=9223372036854775807 \
-                     (a first character 0-7 in text), found -5"
+                    "value out of range: expected 0..=9223372036854775807, \
+                     found -5"
                 );
                 let error = negative
                     .select(User::as_select())

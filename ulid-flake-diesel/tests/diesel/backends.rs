@@ -329,8 +329,8 @@ macro_rules! backend_tests {
                 ));
                 assert_eq!(
                     error.to_string(),
-                    "value out of range: expected 0..=9223372036854775807 \
-                     (a first character 0-7 in text), found -5"
+                    "value out of range: expected 0..=9223372036854775807, \
+                     found -5"
                 );
                 assert_eq!(chain(&error), out_of_range(-5));
                 let error = negative

@@ -40,10 +40,7 @@ pub(crate) fn chain(error: &dyn std::error::Error) -> String {
 
 /// The message of loading `found` from a `BIGINT`.
 pub(crate) fn out_of_range(found: i64) -> String {
-    format!(
-        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
-         found {found}"
-    )
+    format!("value out of range: expected 0..=9223372036854775807, found {found}")
 }
 
 const POSTGRES: EmbeddedMigrations = embed_migrations!("tests/migrations/postgres");

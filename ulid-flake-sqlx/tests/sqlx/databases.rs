@@ -6,16 +6,13 @@ use ulid_flake_sqlx::{Epoch, Id, Prefix, PrefixedId, UlidFlake, UnixMs};
 
 use crate::support::{User, VALUES, sql, unique_name};
 
-/// The message of decoding `found` from a `BIGINT`.
 impl Prefix for User {
     const PREFIX: &'static str = "user";
 }
 
+/// The message of decoding `found` from a `BIGINT`.
 fn out_of_range(found: i64) -> String {
-    format!(
-        "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), \
-         found {found}"
-    )
+    format!("value out of range: expected 0..=9223372036854775807, found {found}")
 }
 
 ulid_flake_sqlx::newtype! {

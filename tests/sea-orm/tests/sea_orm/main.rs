@@ -115,7 +115,7 @@ fn at(ms_since_epoch: u64, randomness: u32) -> UlidFlake {
 fn out_of_range(found: i64) -> String {
     format!(
         "Error converting `i64` into `Id`: value out of range: expected \
-         0..=9223372036854775807 (a first character 0-7 in text), found {found}"
+         0..=9223372036854775807, found {found}"
     )
 }
 
