@@ -327,7 +327,7 @@ impl fmt::Display for Error {
                 write!(f, "wrong prefix: expected `{expected}_`, found ")?;
                 let len = usize::from(found_len);
                 if len == 0 {
-                    return f.write_str("none (an unprefixed ID)");
+                    return f.write_str("none (no `_` in the text)");
                 }
                 let kept = &found[..len.min(Self::FOUND_PREFIX_BYTES)];
                 write!(f, "`{}", kept.escape_ascii())?;

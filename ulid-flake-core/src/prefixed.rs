@@ -117,7 +117,7 @@ pub fn split_prefix(text: &[u8]) -> Option<(&str, &[u8])> {
 /// let wrong = "post_02MWMFBHB1YJ2".parse::<PrefixedId<User>>().unwrap_err();
 /// assert_eq!(wrong.to_string(), "wrong prefix: expected `user_`, found `post_`");
 /// let bare = "02MWMFBHB1YJ2".parse::<PrefixedId<User>>().unwrap_err();
-/// assert_eq!(bare.to_string(), "wrong prefix: expected `user_`, found none (an unprefixed ID)");
+/// assert_eq!(bare.to_string(), "wrong prefix: expected `user_`, found none (no `_` in the text)");
 /// # Ok::<(), Error>(())
 /// ```
 ///

@@ -152,8 +152,8 @@ fn malformed_ids(prefix: &str) -> [(String, String); 8] {
         (format!("{prefix}_00CMXB6TAK4SAA"), "invalid length: expected 13 ASCII characters, found 14 bytes".to_owned()),
         (format!("{prefix}_8000000000000"), "value out of range: expected 0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808".to_owned()),
         // Unprefixed IDs are rejected: one spelling per ID.
-        ("00CMXB6TAK4SA".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (an unprefixed ID)")),
-        ("14246757444195114".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (an unprefixed ID)")),
+        ("00CMXB6TAK4SA".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (no `_` in the text)")),
+        ("14246757444195114".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (no `_` in the text)")),
     ]
 }
 
@@ -343,7 +343,7 @@ macro_rules! e2e_tests {
                     (r#"{"author":"user_00CMXB6TAK4S","title":"x"}"#.to_owned(),
                      format!("{body_prefix}invalid length: expected 13 ASCII characters, found 12 bytes at line 1 column 29")),
                     (r#"{"author":"00CMXB6TAK4SA","title":"x"}"#.to_owned(),
-                     format!("{body_prefix}wrong prefix: expected `user_`, found none (an unprefixed ID) at line 1 column 25")),
+                     format!("{body_prefix}wrong prefix: expected `user_`, found none (no `_` in the text) at line 1 column 25")),
                     (r#"{"author":null,"title":"x"}"#.to_owned(),
                      format!("{body_prefix}invalid type: null, expected {EXPECTED_USER_ID} at line 1 column 14")),
                 ];

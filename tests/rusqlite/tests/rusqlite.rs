@@ -215,7 +215,7 @@ fn malformed_text_is_an_error_that_says_what_was_expected() {
     assert_eq!(
         message,
         "Conversion error from type Text at index: 0, wrong prefix: expected `user_`, found \
-         none (an unprefixed ID)"
+         none (no `_` in the text)"
     );
 }
 

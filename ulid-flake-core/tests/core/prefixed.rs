@@ -154,6 +154,15 @@ fn prefixes_are_exact() {
             "internationalization_02MWMFBHB1YJ2",
             "wrong prefix: expected `user_`, found `internationaliza…` (21 bytes)",
         ),
+        // Another separator, or none: no `_`, so no prefix was found.
+        (
+            "user-02MWMFBHB1YJ2",
+            "wrong prefix: expected `user_`, found none (no `_` in the text)",
+        ),
+        (
+            "user02MWMFBHB1YJ2",
+            "wrong prefix: expected `user_`, found none (no `_` in the text)",
+        ),
         (
             "\u{e9}t\u{e9}_02MWMFBHB1YJ2",
             "wrong prefix: expected `user_`, found `\\xc3\\xa9t\\xc3\\xa9_`",
@@ -180,7 +189,7 @@ fn an_unprefixed_id_is_rejected() {
     );
     assert_eq!(
         error.to_string(),
-        "wrong prefix: expected `user_`, found none (an unprefixed ID)"
+        "wrong prefix: expected `user_`, found none (no `_` in the text)"
     );
 }
 
@@ -262,7 +271,7 @@ mod serde_text {
     fn json_rejects_an_unprefixed_id() {
         assert_eq!(
             json_error(r#""02MWMFBHB1YJ2""#),
-            "wrong prefix: expected `user_`, found none (an unprefixed ID) at line 1 column 15"
+            "wrong prefix: expected `user_`, found none (no `_` in the text) at line 1 column 15"
         );
     }
 
