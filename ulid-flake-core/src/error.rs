@@ -168,8 +168,8 @@ pub enum Error {
         max_unix_ms: i128,
     },
     /// The text of a [`PrefixedId`](crate::PrefixedId) did not start with its entity's
-    /// prefix and `_`: another prefix (`post_…` for a `user_…` ID), or none at all (an
-    /// unprefixed 13-character ID, which a prefixed type rejects).
+    /// prefix and `_`: another prefix (`post_…` for a `user_…` ID), or none at all (no `_`
+    /// in the text: an unprefixed ID, which a prefixed type rejects, or `user-…`).
     ///
     /// The found prefix is kept inline, so that the error stays `Copy` and heap-free: its
     /// first [`FOUND_PREFIX_BYTES`](Error::FOUND_PREFIX_BYTES) bytes and its length.
@@ -213,9 +213,10 @@ impl fmt::Display for Error {
             }
             Self::OutOfRange { found } => {
                 write!(f, "value out of range: expected 0..={}", i64::MAX)?;
-                // What text gets above the range from: a negative value is a number's.
+                // Base32 text gets above the range from its first character (a number may
+                // too); a negative value is never text's.
                 if found > i128::from(i64::MAX) {
-                    f.write_str(" (a first character 0-7 in text)")?;
+                    f.write_str(" (in Base32 text, a first character 0-7)")?;
                 }
                 write!(f, ", found {found}")
             }
@@ -331,7 +332,10 @@ impl fmt::Display for Error {
                 }
                 let kept = &found[..len.min(Self::FOUND_PREFIX_BYTES)];
                 write!(f, "`{}", kept.escape_ascii())?;
-                if len > Self::FOUND_PREFIX_BYTES {
+                if found_len == u16::MAX {
+                    // The length saturated: the prefix may be longer.
+                    write!(f, "…` ({len} bytes or more)")
+                } else if len > Self::FOUND_PREFIX_BYTES {
                     write!(f, "…` ({len} bytes)")
                 } else {
                     f.write_str("`")

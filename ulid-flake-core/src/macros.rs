@@ -509,7 +509,7 @@ impl LiteralError {
                 message.push_str("value out of range: expected 0..=");
                 message.push_u128(i64::MAX as u128);
                 if found > i64::MAX as i128 {
-                    message.push_str(" (a first character 0-7 in text)");
+                    message.push_str(" (in Base32 text, a first character 0-7)");
                 }
                 message.push_str(", found ");
                 if found < 0 {
@@ -624,7 +624,7 @@ mod tests {
         assert_eq!(
             message("\"8000000000000\""),
             "invalid Ulid-Flake literal \"8000000000000\": value out of range: expected \
-             0..=9223372036854775807 (a first character 0-7 in text), found 9223372036854775808"
+             0..=9223372036854775807 (in Base32 text, a first character 0-7), found 9223372036854775808"
         );
     }
 
@@ -645,6 +645,9 @@ mod tests {
             Error::OutOfRange { found: i128::MAX },
             Error::OutOfRange { found: i128::MIN },
             Error::OutOfRange { found: 0 },
+            Error::OutOfRange {
+                found: i128::from(i64::MAX) + 1,
+            },
         ];
         for found in 0..=u8::MAX {
             errors.push(Error::InvalidCharacter { index: 7, found });

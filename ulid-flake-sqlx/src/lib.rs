@@ -92,11 +92,13 @@
 //!
 //! # The checked macros: `query!` and `query_as!`
 //!
-//! The macros infer `i64` for a `BIGINT` column. Name the ID type in the query, per column
-//! (`"id: Id<User>"`) or for parameters (`id as _`), and the macros check the rest. The
-//! snippets below are, query for query, the ones this workspace type-checks against
-//! committed query data and runs against each database (named with each); their offline
-//! data is also in this crate's `.sqlx`, so they compile here without a database.
+//! The macros infer `i64` for a `BIGINT` column. Name the ID type in the query per column
+//! (`"id: Id<User>"`), and the macros check the rest. A parameter is cast: `id as Id<User>`
+//! keeps the cast, so rustc refuses another entity's ID there; `id as _` checks nothing
+//! (any value sqlx can encode binds). The snippets below are, query for query, the ones this
+//! workspace type-checks against committed query data and runs against each database (named
+//! with each); their offline data is also in this crate's `.sqlx`, so they compile here
+//! without a database.
 //!
 //! On **PostgreSQL** (run by this crate's `tests/sqlx/macros.rs`):
 //!
@@ -113,7 +115,8 @@
 //! }
 //!
 //! let ada = MacroUser { id: Id::generate()?, name: "Ada".into(), invited_by: None };
-//! // Parameters: `as _` lets the macro accept the ID types for the BIGINT columns.
+//! // Parameters: `as _` lets the macro accept the ID types for the BIGINT columns, without
+//! // a check (`as Id<MacroUser>` would refuse another entity's ID).
 //! sqlx::query!(
 //!     "INSERT INTO macro_users (id, name, invited_by) VALUES ($1, $2, $3)",
 //!     ada.id as _,

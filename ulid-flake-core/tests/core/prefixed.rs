@@ -176,6 +176,19 @@ fn prefixes_are_exact() {
     }
 }
 
+/// A found prefix's length saturates at `u16::MAX` bytes: the message says it may be longer.
+#[test]
+fn a_prefix_past_u16_max_bytes_is_said_to_be_at_least_that_long() {
+    for (prefix_len, said) in [(65_533, "65534 bytes)"), (70_000, "65535 bytes or more)")] {
+        let text = format!("{}_02MWMFBHB1YJ2", "a".repeat(prefix_len));
+        let message = text.parse::<PrefixedId<User>>().unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!("wrong prefix: expected `user_`, found `aaaaaaaaaaaaaaaa…` ({said}")
+        );
+    }
+}
+
 #[test]
 fn an_unprefixed_id_is_rejected() {
     let error = "02MWMFBHB1YJ2".parse::<PrefixedId<User>>().unwrap_err();

@@ -28,7 +28,7 @@ const ID_I64: i64 = 14_246_757_444_195_114;
 fn out_of_range(from: &str, into: &str, found: i128) -> String {
     format!(
         "Error converting `{from}` into `{into}`: value out of range: expected \
-         0..=9223372036854775807 (a first character 0-7 in text), found {found}"
+         0..=9223372036854775807 (in Base32 text, a first character 0-7), found {found}"
     )
 }
 

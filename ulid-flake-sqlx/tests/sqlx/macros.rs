@@ -49,7 +49,8 @@ async fn insert_ada_and_bob(pool: &sqlx::PgPool) -> [MacroUser; 2] {
         invited_by: Some(ada.id),
     };
     for user in [&ada, &bob] {
-        // Parameters: `as _` lets the macro accept the ID types for the BIGINT columns.
+        // Parameters: `as _` lets the macro accept the ID types for the BIGINT columns, without
+        // a check.
         sqlx::query!(
             "INSERT INTO macro_users (id, name, invited_by) VALUES ($1, $2, $3)",
             user.id as _,
