@@ -266,11 +266,18 @@ impl fmt::Display for Error {
                 skew_ms.unsigned_abs(),
                 if skew_ms < 0 { "behind" } else { "ahead" }
             ),
-            Self::TimestampOutOfRange { found_ms } => write!(
-                f,
-                "timestamp out of range: expected 0..={MAX_TIMESTAMP} ms since the epoch, \
-                 found {found_ms} ms"
-            ),
+            Self::TimestampOutOfRange { found_ms } => {
+                write!(
+                    f,
+                    "timestamp out of range: expected 0..={MAX_TIMESTAMP} ms since the epoch, \
+                     found {found_ms} ms"
+                )?;
+                // A clock behind an epoch set in the future reads negative: say where it is.
+                if found_ms < 0 {
+                    f.write_str(" (before the epoch)")?;
+                }
+                Ok(())
+            }
             Self::InvalidEpoch { found_unix_ms } => write!(
                 f,
                 "invalid epoch: expected 0..={} ms since 1970-01-01, found {found_unix_ms} ms",

@@ -38,7 +38,8 @@ fn every_error_message_says_what_was_expected_and_found() {
         ),
         (
             Error::TimestampOutOfRange { found_ms: -1 },
-            "timestamp out of range: expected 0..=8796093022207 ms since the epoch, found -1 ms",
+            "timestamp out of range: expected 0..=8796093022207 ms since the epoch, found -1 ms \
+             (before the epoch)",
         ),
         (
             Error::InvalidEpoch { found_unix_ms: -5 },
