@@ -122,7 +122,13 @@ struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     entropy_bytes: u8,
     /// The epoch, in milliseconds since 1970-01-01 (1704067200000 is 2024-01-01T00:00:00Z)
-    #[arg(long, value_name = "UNIX_MS", default_value = "1704067200000", value_parser = parse_epoch)]
+    #[arg(
+        long,
+        value_name = "UNIX_MS",
+        default_value = "1704067200000",
+        value_parser = parse_epoch,
+        allow_negative_numbers = true
+    )]
     epoch: Epoch,
     /// The form of each line
     #[arg(long, value_enum, default_value_t = Format::Base32)]
@@ -139,14 +145,20 @@ struct GenerateArgs {
 struct InspectArgs {
     /// The IDs (Base32, optionally after an entity prefix such as user_, decimal or 0x-hex);
     /// read from standard input, one per line, when none are given
-    #[arg(value_name = "ID")]
+    #[arg(value_name = "ID", allow_negative_numbers = true)]
     ids: Vec<OsString>,
     /// One JSON object per line instead of a table
     #[arg(long)]
     json: bool,
     /// The epoch the IDs were made with, in milliseconds since 1970-01-01 (1704067200000 is
     /// 2024-01-01T00:00:00Z)
-    #[arg(long, value_name = "UNIX_MS", default_value = "1704067200000", value_parser = parse_epoch)]
+    #[arg(
+        long,
+        value_name = "UNIX_MS",
+        default_value = "1704067200000",
+        value_parser = parse_epoch,
+        allow_negative_numbers = true
+    )]
     epoch: Epoch,
     /// The form of the inputs
     #[arg(long, value_enum, default_value_t = Form::Auto)]
@@ -157,7 +169,7 @@ struct InspectArgs {
 #[derive(Debug, Args)]
 struct ConvertArgs {
     /// The IDs; read from standard input, one per line, when none are given
-    #[arg(value_name = "ID")]
+    #[arg(value_name = "ID", allow_negative_numbers = true)]
     ids: Vec<OsString>,
     /// The form of the inputs
     #[arg(long, value_enum, default_value_t = Form::Auto)]

@@ -103,6 +103,37 @@ fn epoch_not_a_number() {
         .stderr(contains("expected milliseconds since 1970-01-01"));
 }
 
+/// A negative epoch is a bad value of `--epoch`, not an unknown flag.
+#[test]
+fn negative_epoch() {
+    for args in [
+        &["generate", "--epoch", "-5"][..],
+        &["inspect", "--epoch", "-5", "00CMXB6TAK4SA"],
+    ] {
+        ulid_flake()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::starts_with(
+                "error: invalid value '-5' for '--epoch <UNIX_MS>': expected milliseconds since \
+                 1970-01-01, a non-negative integer\n",
+            ));
+    }
+}
+
+/// A negative integer is an ID out of range, also without `--` before it.
+#[test]
+fn negative_ids_without_a_double_dash() {
+    for args in [&["inspect", "-5"][..], &["convert", "--to", "base32", "-5"]] {
+        ulid_flake()
+            .args(args)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr("argument 1: value out of range: expected 0..=9223372036854775807, found -5\n");
+    }
+}
+
 #[test]
 fn convert_needs_to() {
     ulid_flake()
