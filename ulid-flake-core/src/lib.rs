@@ -252,7 +252,8 @@
 //!
 //! # Feature flags
 //!
-//! Without `std`, the value type, [`Id`], the codec, serde and schemars build on `no_std`.
+//! Without `std`, the value type, [`Id`], [`PrefixedId`], [`newtype!`] keys, the codec, serde,
+//! schemars and the chrono, time and jiff moments build on `no_std`.
 //! The `ulid-flake-sqlx` and `ulid-flake-diesel` crates turn on the database features for
 //! you, and pass every other feature of this crate through under the same name, so one
 //! dependency line is enough.
