@@ -2,6 +2,7 @@
 """The ratios that decide BENCHMARKS.md's targets, from alternated runs.
 
     scripts/bench-alternated.py [--runs 5] [--measurement-time 2] [--pair TEXT]... [--no-floors]
+                                [--one-process]
 
 Each run times every pair below with one criterion invocation per row, ours first in odd runs
 and the other row first in even ones, so that neither side always runs on a warmer or a
@@ -9,8 +10,10 @@ cooler machine. Each run records the machine's load (/proc/loadavg) before it st
 report names the host (`lscpu`'s model name) and gives, per pair, every run's ratio and their
 median and range, and per absolute target every run's figure and their median and range.
 `--pair` keeps the pairs whose description contains TEXT (more runs of the targets a set
-left undecided, at the same cost per run), `--no-floors` leaves the floors out. Run it on an
-otherwise idle machine.
+left undecided, at the same cost per run), `--no-floors` leaves the floors out,
+`--one-process` times both rows of each pair in one criterion invocation (the same placement
+of threads for both; not alternated: criterion runs them in the benchmark's order). Run it on
+an otherwise idle machine.
 """
 
 import argparse
@@ -53,22 +56,29 @@ PER_ID = {
 }
 
 UNITS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6}
-TIME = re.compile(r"time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]")
+# A row's name, on the line of its estimate or the one before, and its estimate.
+NAMED_TIME = re.compile(r"^(\S.*?)\s*\n?\s*time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]", re.M)
 
 
-def run_row(row, measurement_time):
-    """The row's estimate in ns, from one criterion invocation."""
-    pattern = "^" + re.escape(row) + "$"
+def run_rows(rows, measurement_time):
+    """The rows' estimates in ns, in the order criterion runs them (the order the benchmark
+    defines them), from one criterion invocation."""
+    pattern = "^(" + "|".join(re.escape(row) for row in rows) + ")$"
     out = subprocess.run(
         ["cargo", "bench", "-q", "-p", "ulid-flake-benchmarks", "--bench", "generate", "--",
          "--warm-up-time", "1", "--measurement-time", str(measurement_time), "--noplot",
          pattern],
         check=True, capture_output=True, text=True).stdout
-    found = TIME.findall(out)
-    if len(found) != 1:
-        sys.exit(f"expected one result for {row!r}, found {len(found)}:\n{out}")
-    value, unit = found[0]
-    return float(value) * UNITS[unit] / PER_ID.get(row, 1)
+    found = NAMED_TIME.findall(out)
+    estimates = {name.strip(): float(value) * UNITS[unit] for name, value, unit in found}
+    if sorted(estimates) != sorted(rows):
+        sys.exit(f"expected results for {rows!r}, found {sorted(estimates)!r}:\n{out}")
+    return {row: estimates[row] / PER_ID.get(row, 1) for row in rows}
+
+
+def run_row(row, measurement_time):
+    """The row's estimate in ns, from one criterion invocation."""
+    return run_rows([row], measurement_time)[row]
 
 
 def main():
@@ -78,6 +88,10 @@ def main():
     parser.add_argument("--pair", action="append", default=[],
                         help="keep the pairs whose description contains this (repeatable)")
     parser.add_argument("--no-floors", action="store_true", help="time the pairs alone")
+    parser.add_argument("--one-process", action="store_true",
+                        help="time both rows of a pair in one criterion invocation, so that "
+                             "both see the same placement of threads on the host's cores "
+                             "(in the order the benchmark defines them, not alternated)")
     args = parser.parse_args()
     pairs = [pair for pair in PAIRS if not args.pair or any(text in pair[0] for text in args.pair)]
     if not pairs:
@@ -94,6 +108,10 @@ def main():
         with open("/proc/loadavg") as f:
             loads.append(f.read().split()[0])
         for _, ours, theirs, _ in pairs:
+            if args.one_process and theirs:
+                for row, value in run_rows([ours, theirs], args.measurement_time).items():
+                    results[row].append(value)
+                continue
             order = [ours, theirs] if run % 2 == 0 else [theirs, ours]
             for row in order:
                 if row:
@@ -102,7 +120,8 @@ def main():
             results[row].append(run_row(row, args.measurement_time))
         print(f"run {run + 1} of {args.runs} done", file=sys.stderr)
 
-    print(f"Host: {host}; {args.runs} alternated runs; load average (1 min) before each: "
+    how = "runs, each pair in one process" if args.one_process else "alternated runs"
+    print(f"Host: {host}; {args.runs} {how}; load average (1 min) before each: "
           f"{', '.join(loads)}\n")
     print("| target | each run | median | range | target | runs within it | verdict |")
     print("|---|---|---:|---|---:|---:|---|")
