@@ -107,6 +107,22 @@ enum Command {
     Convert(ConvertArgs),
 }
 
+/// `--epoch`, of `generate` and `inspect`.
+#[derive(Debug, Args)]
+struct EpochArg {
+    /// The epoch the IDs are made with, in milliseconds since 1970-01-01 (1704067200000 is
+    /// 2024-01-01T00:00:00Z)
+    // A negative value is a bad epoch, not an unknown flag.
+    #[arg(
+        long = "epoch",
+        value_name = "UNIX_MS",
+        default_value = "1704067200000",
+        value_parser = parse_epoch,
+        allow_negative_numbers = true
+    )]
+    value: Epoch,
+}
+
 /// The options of `generate`.
 #[derive(Debug, Args)]
 struct GenerateArgs {
@@ -121,15 +137,8 @@ struct GenerateArgs {
     /// 1..=3 stand-alone, 1..=2 scalable
     #[arg(long, value_name = "N", default_value_t = 1)]
     entropy_bytes: u8,
-    /// The epoch, in milliseconds since 1970-01-01 (1704067200000 is 2024-01-01T00:00:00Z)
-    #[arg(
-        long,
-        value_name = "UNIX_MS",
-        default_value = "1704067200000",
-        value_parser = parse_epoch,
-        allow_negative_numbers = true
-    )]
-    epoch: Epoch,
+    #[command(flatten)]
+    epoch: EpochArg,
     /// The form of each line
     #[arg(long, value_enum, default_value_t = Format::Base32)]
     format: Format,
@@ -150,16 +159,8 @@ struct InspectArgs {
     /// One JSON object per line instead of a table
     #[arg(long)]
     json: bool,
-    /// The epoch the IDs were made with, in milliseconds since 1970-01-01 (1704067200000 is
-    /// 2024-01-01T00:00:00Z)
-    #[arg(
-        long,
-        value_name = "UNIX_MS",
-        default_value = "1704067200000",
-        value_parser = parse_epoch,
-        allow_negative_numbers = true
-    )]
-    epoch: Epoch,
+    #[command(flatten)]
+    epoch: EpochArg,
     /// The form of the inputs
     #[arg(long, value_enum, default_value_t = Form::Auto)]
     from: Form,
@@ -237,18 +238,19 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Generate(args) => {
             check_prefix_format("generate", args.prefix.as_deref(), args.format);
-            let generator =
-                generate::build_generator(args.epoch, args.scalability_id, args.entropy_bytes)
-                    .unwrap_or_else(|error| {
-                        usage_error("generate", ErrorKind::ValueValidation, error)
-                    });
+            let generator = generate::build_generator(
+                args.epoch.value,
+                args.scalability_id,
+                args.entropy_bytes,
+            )
+            .unwrap_or_else(|error| usage_error("generate", ErrorKind::ValueValidation, error));
             let prefix = args.prefix.as_deref();
             generate::run(&generator, args.count, args.format, prefix, &mut out).map(|()| 0)
         }
         Command::Inspect(args) => {
             let mut first = true;
             stream::each_id(&args.ids, args.from, &mut out, |out, prefix, id| {
-                let inspection = Inspection::new(id, args.epoch).with_prefix(prefix);
+                let inspection = Inspection::new(id, args.epoch.value).with_prefix(prefix);
                 if args.json {
                     return inspection.write_json(out);
                 }
