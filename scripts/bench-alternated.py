@@ -6,9 +6,12 @@
 
 Each run times every pair below with one criterion invocation per row, ours first in odd runs
 and the other row first in even ones, so that neither side always runs on a warmer or a
-cooler machine. Each run records the machine's load (/proc/loadavg) before it starts; the
-report names the host (`lscpu`'s model name) and gives, per pair, every run's ratio and their
-median and range, and per absolute target every run's figure and their median and range.
+cooler machine. Each run records the machine's load (/proc/loadavg) and the time a cache line
+takes to move between its two cores (the `handoff` binary: where the host placed the vCPUs,
+on which the two-thread rows depend) before it starts; the report names the host (`lscpu`'s
+model name) and gives, per pair, every run's ratio and their median and range, per absolute
+target every run's figure and their median and range, and per run its load, hand-off and
+ratios side by side.
 `--pair` keeps the pairs whose description contains TEXT (more runs of the targets a set
 left undecided, at the same cost per run), `--no-floors` leaves the floors out,
 `--one-process` times both rows of each pair in one criterion invocation (the same placement
@@ -17,6 +20,7 @@ an otherwise idle machine.
 """
 
 import argparse
+import json
 import re
 import statistics
 import subprocess
@@ -102,11 +106,20 @@ def main():
                  if line.startswith("Model name")), "unknown")
     subprocess.run(["cargo", "bench", "-q", "-p", "ulid-flake-benchmarks", "--bench", "generate",
                     "--no-run"], check=True, capture_output=True)
+    subprocess.run(["cargo", "build", "-q", "--release", "-p", "ulid-flake-benchmarks",
+                    "--bin", "handoff"], check=True, capture_output=True)
+    handoff_binary = subprocess.run(
+        ["cargo", "metadata", "-q", "--format-version", "1", "--no-deps"],
+        check=True, capture_output=True, text=True).stdout
+    handoff_binary = json.loads(handoff_binary)["target_directory"] + "/release/handoff"
     results = {row: [] for pair in pairs for row in pair[1:3] if row} | {row: [] for row in floors}
     loads = []
+    handoffs = []
     for run in range(args.runs):
         with open("/proc/loadavg") as f:
             loads.append(f.read().split()[0])
+        handoffs.append(subprocess.run([handoff_binary], check=True, capture_output=True,
+                                       text=True).stdout.strip())
         for _, ours, theirs, _ in pairs:
             if args.one_process and theirs:
                 for row, value in run_rows([ours, theirs], args.measurement_time).items():
@@ -122,7 +135,8 @@ def main():
 
     how = "runs, each pair in one process" if args.one_process else "alternated runs"
     print(f"Host: {host}; {args.runs} {how}; load average (1 min) before each: "
-          f"{', '.join(loads)}\n")
+          f"{', '.join(loads)}; a cache line's hand-off between the cores before each, ns: "
+          f"{', '.join(handoffs)}\n")
     print("| target | each run | median | range | target | runs within it | verdict |")
     print("|---|---|---:|---|---:|---:|---|")
     for what, ours, theirs, target in pairs:
@@ -141,6 +155,14 @@ def main():
         print(f"| {what} | {', '.join(shown)} | {median:.2f}{unit} | "
               f"{min(values):.2f}–{max(values):.2f}{unit} | {limit} | {within} of {len(values)} | "
               f"{verdict} |")
+    ratio_pairs = [(what, ours, theirs) for what, ours, theirs, _ in pairs if theirs]
+    print("\n| run | load | hand-off, ns | " + " | ".join(what for what, _, _ in ratio_pairs)
+          + " |")
+    print("|---:|---:|---:|" + "---:|" * len(ratio_pairs))
+    for run in range(args.runs):
+        print(f"| {run + 1} | {loads[run]} | {handoffs[run]} | " + " | ".join(
+            f"{results[ours][run] / results[theirs][run]:.2f} ×" for _, ours, theirs in ratio_pairs)
+            + " |")
     print("\n| row | each run, ns | median |")
     print("|---|---|---:|")
     for row, values in results.items():
