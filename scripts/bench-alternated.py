@@ -7,8 +7,8 @@
 Each run times every pair below with one criterion invocation per row, ours first in odd runs
 and the other row first in even ones, so that neither side always runs on a warmer or a
 cooler machine. Each run records the machine's load (/proc/loadavg) and the time a cache line
-takes to move between its two cores (the `handoff` binary: where the host placed the vCPUs,
-on which the two-thread rows depend) before it starts; the report names the host (`lscpu`'s
+takes to move between its two cores (the `handoff` binary, a state of the machine that the
+host can change between runs) before it starts; the report names the host (`lscpu`'s
 model name) and gives, per pair, every run's ratio and their median and range, per absolute
 target every run's figure and their median and range, and per run its load, hand-off and
 ratios side by side.

@@ -4,8 +4,8 @@
 //!
 //! On a VM the host places the two vCPUs, and may move them between runs; the two-thread
 //! rows time the generator's state word moving between two threads. On the 2-core VM's AMD
-//! host the hand-off took 14–16, 30–36 or 169–177 ns from one run to the next (BENCHMARKS.md,
-//! ninth set).
+//! host the hand-off took 31–35 or 153–179 ns from one run to the next (BENCHMARKS.md, ninth
+//! set).
 //!
 //! `cargo run --release -p ulid-flake-benchmarks --bin handoff`: prints the median of three
 //! measurements, in whole ns.
