@@ -14,9 +14,8 @@ target every run's figure and their median and range, and per run its load, hand
 ratios side by side.
 `--pair` keeps the pairs whose description contains TEXT (more runs of the targets a set
 left undecided, at the same cost per run), `--no-floors` leaves the floors out,
-`--one-process` times both rows of each pair in one criterion invocation (the same placement
-of threads for both; not alternated: criterion runs them in the benchmark's order). Run it on
-an otherwise idle machine.
+`--one-process` times both rows of each pair in one criterion invocation (not alternated:
+criterion runs them in the benchmark's order). Run it on an otherwise idle machine.
 """
 
 import argparse
@@ -93,9 +92,8 @@ def main():
                         help="keep the pairs whose description contains this (repeatable)")
     parser.add_argument("--no-floors", action="store_true", help="time the pairs alone")
     parser.add_argument("--one-process", action="store_true",
-                        help="time both rows of a pair in one criterion invocation, so that "
-                             "both see the same placement of threads on the host's cores "
-                             "(in the order the benchmark defines them, not alternated)")
+                        help="time both rows of a pair in one criterion invocation (in the "
+                             "order the benchmark defines them, not alternated)")
     args = parser.parse_args()
     pairs = [pair for pair in PAIRS if not args.pair or any(text in pair[0] for text in args.pair)]
     if not pairs:

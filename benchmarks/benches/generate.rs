@@ -11,7 +11,7 @@ use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterio
 use ferroid::generator::{AtomicSnowflakeGenerator, BasicSnowflakeGenerator, Poll};
 use ferroid::id::SnowflakeTwitterId;
 use ferroid::time::{MonotonicClock, TWITTER_EPOCH};
-use ulid_flake_benchmarks::{time_in_bursts, time_in_bursts_of};
+use ulid_flake_benchmarks::{OwnLines, time_in_bursts, time_in_bursts_of};
 use ulid_flake_core::UlidFlake;
 use ulid_flake_core::generator::{
     Clock, Generator, RandomSource, SystemClock, ThreadRandom, TickerClock,
@@ -305,10 +305,6 @@ fn swap(word: &AtomicU64, next: impl FnOnce(u64) -> u64) -> bool {
     word.compare_exchange_weak(current, next(current), Ordering::AcqRel, Ordering::Acquire)
         .is_ok()
 }
-
-/// A value alone on its 128 bytes, as the generator keeps its state word.
-#[repr(align(128))]
-struct OwnLines<T>(T);
 
 /// The opt-in fast clock: a thread publishes the millisecond, a reading is one load — like
 /// ferroid's `MonotonicClock`, against which it is measured.

@@ -46,6 +46,11 @@ pub fn time_in_bursts_of(burst: u64, iters: u64, mut call: impl FnMut() -> bool)
     counted
 }
 
+/// A value alone on its 128 bytes (two cache lines, as x86 prefetches lines in adjacent
+/// pairs), as the generator keeps its state word.
+#[repr(align(128))]
+pub struct OwnLines<T>(pub T);
+
 /// The system clock in whole Unix milliseconds.
 fn unix_ms() -> u128 {
     SystemTime::now()

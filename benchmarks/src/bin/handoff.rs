@@ -13,12 +13,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use ulid_flake_benchmarks::OwnLines;
+
 /// Hand-offs per measurement.
 const HANDOFFS: u64 = 1_000_000;
-
-/// A word alone on its 128 bytes (x86 prefetches lines in adjacent pairs).
-#[repr(align(128))]
-struct OwnLines(AtomicU64);
 
 /// The time of one hand-off, in ns: two threads take turns incrementing one word, each
 /// waiting for the other's increment, so each increment moves the line once.
