@@ -1,4 +1,4 @@
-//! Ulid-Flake IDs as `BIGINT` columns in [sqlx]: PostgreSQL, MySQL/MariaDB and SQLite.
+//! Ulid-Flake IDs as `BIGINT` columns in [sqlx](https://docs.rs/sqlx/0.9): PostgreSQL, MySQL/MariaDB and SQLite.
 //!
 //! This crate re-exports [`ulid_flake_core`] with its `sqlx` feature on: the same
 //! [`Id<T>`](Id) and [`UlidFlake`] types, never wrappers, implement sqlx's `Type`, `Encode` and
@@ -49,7 +49,9 @@
 //!
 //! A negative `BIGINT` (written by something else) fails to decode with an error that names
 //! it — `value out of range: expected 0..=9223372036854775807 ..., found -5` — never a panic
-//! and never a wrapped ID.
+//! and never a wrapped ID. A `NULL` read into an ID (not an `Option`) is sqlx's
+//! `UnexpectedNullError` on every database, SQLite included, where a plain `i64` would read it
+//! as 0 (`tests/sqlx/databases.rs`, `a_null_read_as_an_id_is_a_decode_error_not_the_id_zero`).
 //!
 //! # Binding a list on PostgreSQL
 //!
@@ -212,8 +214,11 @@
 //! ```
 //!
 //! Without the override, `query_as!` fails to compile: "the trait bound `Id<User>:
-//! From<i64>` is not satisfied". To override columns once for the whole crate, turn on
-//! sqlx's `sqlx-toml` feature and put a `sqlx.toml` next to `Cargo.toml`:
+//! From<i64>` is not satisfied" (`From<Option<i64>>` on SQLite, for a column that may be
+//! `NULL`). To override columns once for the whole crate, turn on sqlx's `sqlx-toml` feature
+//! and put a `sqlx.toml` next to `Cargo.toml` (on SQLite, declare the key `NOT NULL`: an
+//! override names the type, not the nullability, and a `BIGINT PRIMARY KEY` may otherwise be
+//! `NULL`):
 //!
 //! ```toml
 //! [macros.table-overrides.'users']

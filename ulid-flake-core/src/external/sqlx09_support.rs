@@ -1,14 +1,23 @@
 //! sqlx: IDs are `BIGINT` columns, through `i64`, on every database sqlx supports; with the
 //! `sqlx09-postgres` feature, a `Vec` of IDs binds as a PostgreSQL `BIGINT[]`.
 
-use sqlx::error::BoxDynError;
+use sqlx::error::{BoxDynError, UnexpectedNullError};
+use sqlx::{Database, Decode, ValueRef};
 
 use crate::id_type::{self, IdType};
 
 /// Decodes a `BIGINT` into an ID; a negative value is an [`Error::OutOfRange`](crate::Error)
-/// that names it — never a panic, never a wrapped ID.
-pub fn from_i64<I: IdType>(value: i64) -> Result<I, BoxDynError> {
-    Ok(id_type::from_i64(value)?)
+/// that names it — never a panic, never a wrapped ID. `NULL` is sqlx's `UnexpectedNullError`
+/// on every database: SQLite's `i64` reads it as 0, which would be the ID `0000000000000`
+/// (PostgreSQL's and MySQL's refuse it already). An `Option` of an ID reads it as `None`.
+pub fn decode<'r, DB: Database, I: IdType>(value: DB::ValueRef<'r>) -> Result<I, BoxDynError>
+where
+    i64: Decode<'r, DB>,
+{
+    if value.is_null() {
+        return Err(UnexpectedNullError.into());
+    }
+    Ok(id_type::from_i64(<i64 as Decode<'r, DB>>::decode(value)?)?)
 }
 
 /// Implements sqlx's `Type`, `Encode` and `Decode` for an ID type, as `i64`'s on every
@@ -59,7 +68,7 @@ macro_rules! __impl_sqlx09 {
                 fn decode(
                     value: <DB as $crate::__private::sqlx::Database>::ValueRef<'r>,
                 ) -> ::core::result::Result<Self, $crate::__private::sqlx::error::BoxDynError> {
-                    $crate::__private::sqlx09_support::from_i64(<i64 as $crate::__private::sqlx::Decode<'r, DB>>::decode(value)?)
+                    $crate::__private::sqlx09_support::decode::<DB, Self>(value)
                 }
             }
         };

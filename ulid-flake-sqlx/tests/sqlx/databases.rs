@@ -254,6 +254,61 @@ macro_rules! database_tests {
             }
 
             #[tokio::test]
+            async fn a_null_read_as_an_id_is_a_decode_error_not_the_id_zero() {
+                let pool = $connect().await;
+                let table = users_table(&pool).await;
+                let insert = format!(
+                    "INSERT INTO {table} (id, name, invited_by) VALUES ({}, {}, NULL)",
+                    $p1, $p2
+                );
+                sqlx::query(sql(&insert))
+                    .bind(Id::<User>::generate().unwrap())
+                    .bind("x")
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+
+                // SQLite's `i64` reads NULL as 0: an ID type must not.
+                let unexpected_null = |error: sqlx::Error| match error {
+                    sqlx::Error::ColumnDecode { source, .. } => {
+                        assert!(
+                            source.is::<sqlx::error::UnexpectedNullError>(),
+                            "{source:?}"
+                        );
+                        source.to_string()
+                    }
+                    other => panic!("expected a decode error, found {other:?}"),
+                };
+                let message = "unexpected null; try decoding as an `Option`";
+                let invited_by = format!("SELECT invited_by FROM {table}");
+                let error = sqlx::query_scalar::<_, Id<User>>(sql(&invited_by))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(unexpected_null(error), message);
+                let error = sqlx::query_scalar::<_, UlidFlake>(sql(&invited_by))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(unexpected_null(error), message);
+                let error = sqlx::query_scalar::<_, UserId>(sql(&invited_by))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(unexpected_null(error), message);
+                let error = sqlx::query_scalar::<_, PrefixedId<User>>(sql(&invited_by))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(unexpected_null(error), message);
+                let read = sqlx::query_scalar::<_, Option<Id<User>>>(sql(&invited_by))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(read, None);
+            }
+
+            #[tokio::test]
             async fn from_row_structs_map_null_to_none() {
                 let pool = $connect().await;
                 let table = users_table(&pool).await;
