@@ -4,7 +4,8 @@ use std::sync::{Mutex, PoisonError};
 
 use rand_core::Rng;
 
-use crate::generator::RandomSource;
+use crate::generator::fork;
+use crate::generator::{RandomSource, ThreadRandom};
 
 /// A [`RandomSource`] made of any rand 0.10 RNG (anything that implements `rand_core::Rng`
 /// 0.10: a seeded `StdRng` or `ChaCha8Rng` for reproducible IDs in tests and simulations,
@@ -19,6 +20,13 @@ use crate::generator::RandomSource;
 /// `!Sync`, unusable where the default generator is.) A poisoned lock is taken over: an RNG
 /// has no invariant a panic elsewhere could break.
 ///
+/// After a `fork`, the child's RNG is a copy of the parent's and would repeat its draws (and
+/// so its IDs: `rand::rng()`'s `ThreadRng` is not reseeded in a child either). So in a
+/// process forked after the source was made, each draw is the RNG's XOR one of
+/// [`ThreadRandom`](crate::generator::ThreadRandom)'s, which is reseeded in each child:
+/// uniform still, and not the parent's. A seeded source is reproducible in the process that
+/// made it, not in its children.
+///
 /// ```
 /// use rand::SeedableRng;
 /// use rand::rngs::StdRng;
@@ -31,9 +39,26 @@ use crate::generator::RandomSource;
 /// let id = generator.generate()?;
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RandSource<R> {
     rng: Mutex<R>,
+    /// The process's fork count when the source was made: elsewhere, the RNG is a copy.
+    forks_at_new: u64,
+}
+
+impl<R: Default> Default for RandSource<R> {
+    /// A source that draws from `R::default()`.
+    ///
+    /// ```
+    /// use rand::rngs::SysRng;
+    /// use rand_core::UnwrapErr;
+    /// use ulid_flake_core::rand010::RandSource;
+    ///
+    /// let _source = RandSource::<UnwrapErr<SysRng>>::default();
+    /// ```
+    fn default() -> Self {
+        Self::new(R::default())
+    }
 }
 
 impl<R> RandSource<R> {
@@ -49,10 +74,17 @@ impl<R> RandSource<R> {
     /// let b = RandSource::new(StdRng::seed_from_u64(7));
     /// assert_eq!(a.next_u32(), b.next_u32());
     /// ```
-    pub const fn new(rng: R) -> Self {
+    pub fn new(rng: R) -> Self {
+        fork::watch();
         Self {
             rng: Mutex::new(rng),
+            forks_at_new: fork::count(),
         }
+    }
+
+    /// Whether this process was forked since the source was made.
+    fn in_forked_child(&self) -> bool {
+        fork::count() != self.forks_at_new
     }
 
     /// The RNG back, in the state the draws left it in.
@@ -90,10 +122,15 @@ impl<R: Rng> RandomSource for RandSource<R> {
     /// assert_eq!(source.next_u32(), StdRng::seed_from_u64(1).next_u32());
     /// ```
     fn next_u32(&self) -> u32 {
-        self.rng
+        let draw = self
+            .rng
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .next_u32()
+            .next_u32();
+        if self.in_forked_child() {
+            return draw ^ ThreadRandom.next_u32();
+        }
+        draw
     }
 
     /// The RNG's `fill_bytes`, under one lock for the whole batch.
@@ -114,5 +151,16 @@ impl<R: Rng> RandomSource for RandSource<R> {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .fill_bytes(dest);
+        if self.in_forked_child() {
+            let mut mix = [0; 64];
+            for chunk in dest.chunks_mut(mix.len()) {
+                let mix = &mut mix[..chunk.len()];
+                ThreadRandom.fill_bytes(mix);
+                chunk
+                    .iter_mut()
+                    .zip(mix)
+                    .for_each(|(byte, mix)| *byte ^= *mix);
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ pub(crate) fn count() -> u64 {
 
 /// Installs the handler that counts forks (once per process; later calls are free).
 #[cfg(unix)]
-pub(super) fn watch() {
+pub(crate) fn watch() {
     extern "C" fn count_fork_in_child() {
         FORKS.fetch_add(1, Ordering::Relaxed);
     }
@@ -30,4 +30,4 @@ pub(super) fn watch() {
 
 /// Without `fork`, there is nothing to watch.
 #[cfg(not(unix))]
-pub(super) fn watch() {}
+pub(crate) fn watch() {}

@@ -81,7 +81,7 @@ mod builder;
 mod clock;
 mod config;
 mod default;
-mod fork;
+pub(crate) mod fork;
 mod gate;
 mod lease_gate;
 mod moment;

@@ -1,7 +1,7 @@
 //! A forked child must not replay its parent's randomness (SPEC §3).
 
 use ulid_flake_core::Error;
-use ulid_flake_core::generator::{Generator, ThreadRandom};
+use ulid_flake_core::generator::{Generator, RandomSource, ThreadRandom};
 
 use crate::support::{ManualClock, at};
 
@@ -15,9 +15,27 @@ const CONTINUED_THE_PARENTS_MILLISECOND: i32 = 3;
 
 #[test]
 fn parent_and_child_never_produce_the_same_id_after_fork() {
+    assert_parent_and_child_disjoint(ThreadRandom);
+}
+
+/// A rand RNG's state is copied into the child, seeded or not (`rand::rng()`'s too): the
+/// source mixes the child's draws with the reseeded per-thread randomness.
+#[cfg(feature = "rand010")]
+#[test]
+fn parent_and_child_never_produce_the_same_id_after_fork_with_a_rand_rng() {
+    use rand::SeedableRng;
+    use ulid_flake_core::rand010::RandSource;
+
+    assert_parent_and_child_disjoint(RandSource::new(rand::rngs::StdRng::seed_from_u64(42)));
+    assert_parent_and_child_disjoint(RandSource::new(rand::rng()));
+}
+
+/// Forks after one ID from a generator on `random`, then compares one ID in each of 16
+/// later milliseconds from each side.
+fn assert_parent_and_child_disjoint<R: RandomSource>(random: R) {
     let generator = Generator::builder()
         .clock(ManualClock::new(at(0)))
-        .random_source(ThreadRandom)
+        .random_source(random)
         .build()
         .unwrap();
     // Seed this thread's stream and the generator's state before the fork: the child
@@ -72,7 +90,7 @@ fn parent_and_child_never_produce_the_same_id_after_fork() {
 }
 
 /// One ID in each of the milliseconds 1 to 16.
-fn later_ids(generator: &Generator<ManualClock, ThreadRandom>) -> [u64; IDS] {
+fn later_ids<R: RandomSource>(generator: &Generator<ManualClock, R>) -> [u64; IDS] {
     std::array::from_fn(|index| {
         generator.clock().set(at(index as i64 + 1));
         generator.try_generate().unwrap().to_u64()
