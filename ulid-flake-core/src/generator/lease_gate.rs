@@ -40,6 +40,15 @@ impl<C: Clock, R: RandomSource> LeaseGate<'_, C, R> {
         self.generator.close_gate();
     }
 
+    /// Stops the generator from issuing IDs until the gate opens again, for a release: a
+    /// call that loaded the open gate before is refused too, whenever it reads its clock, and
+    /// [`LeaseGate::last_ms`] is then at least the clock's millisecond, for the release's
+    /// grace (see `Generator::observe`).
+    pub(crate) fn close_for_release(&self) {
+        self.generator.close_gate();
+        self.generator.leave_milliseconds_for_release();
+    }
+
     /// Closes the gate after the lease was lost, remembering the deadline it had so that a
     /// refused ID says since when.
     pub(crate) fn close_lost(&self) {
@@ -99,5 +108,112 @@ impl<C: Clock, R: RandomSource> LeaseGate<'_, C, R> {
     /// behind that by more than the rollback allowance.
     pub(crate) fn leave_milliseconds_before(&self, ms: u64) {
         self.generator.leave_milliseconds_before(ms);
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use alloc::sync::Arc;
+    use core::sync::atomic::{AtomicBool, AtomicI64};
+    use std::sync::Barrier;
+
+    use super::*;
+    use crate::epoch::Epoch;
+
+    /// The wall clock, in Unix ms, that the test sets.
+    struct SetClock(AtomicI64);
+
+    impl Clock for SetClock {
+        fn unix_ms(&self) -> i64 {
+            self.0.load(Ordering::SeqCst)
+        }
+    }
+
+    /// Increments of 1; once armed, the next ID that starts a millisecond waits twice at a
+    /// barrier in its fresh draw — after the call loaded the state word, before its swap.
+    struct StallingRandom {
+        armed: AtomicBool,
+        stall: Barrier,
+    }
+
+    impl RandomSource for StallingRandom {
+        fn next_u32(&self) -> u32 {
+            1
+        }
+
+        fn fresh_draw(&self, increment_draw: u32) -> u32 {
+            if self.armed.swap(false, Ordering::SeqCst) {
+                self.stall.wait();
+                self.stall.wait();
+            }
+            increment_draw
+        }
+    }
+
+    #[test]
+    fn a_call_stalled_before_its_swap_across_a_release_is_refused_and_its_millisecond_counted() {
+        let start_ms = 1_000_000;
+        let at = |ms: u64| (Epoch::DEFAULT.unix_ms() + ms) as i64;
+        let generator = Arc::new(
+            Generator::builder()
+                .clock(SetClock(AtomicI64::new(at(start_ms))))
+                .random_source(StallingRandom {
+                    armed: AtomicBool::new(false),
+                    stall: Barrier::new(2),
+                })
+                .build_leased(3)
+                .unwrap(),
+        );
+        generator.lease_gate().open(3, start_ms + 2_000);
+        assert_eq!(generator.try_generate().unwrap().ms_since_epoch(), start_ms);
+
+        // A call in the next millisecond loads the state word, then stalls before its swap.
+        generator
+            .clock()
+            .0
+            .store(at(start_ms + 5), Ordering::SeqCst);
+        generator
+            .random_source()
+            .armed
+            .store(true, Ordering::SeqCst);
+        let stalled = std::thread::spawn({
+            let generator = Arc::clone(&generator);
+            move || generator.try_generate()
+        });
+        generator.random_source().stall.wait();
+
+        // The release's close counts the clock's millisecond as used, though no ID has it
+        // yet (the release's grace is reckoned from it), and changes the state word...
+        generator.lease_gate().close_for_release();
+        assert_eq!(generator.lease_gate().last_ms(), Some(start_ms + 5));
+        // ... so that the stalled call's swap fails, and it finds the gate closed.
+        generator.random_source().stall.wait();
+        assert_eq!(
+            stalled.join().unwrap(),
+            Err(Error::LeaseNotValid {
+                scalability_id: 3,
+                valid_until_unix_ms: None
+            })
+        );
+    }
+
+    #[test]
+    fn a_close_for_release_changes_a_used_up_state_word_too() {
+        let now_ms = 1_000_000;
+        let generator = Generator::builder()
+            .clock(SetClock(AtomicI64::new(
+                (Epoch::DEFAULT.unix_ms() + now_ms) as i64,
+            )))
+            .build_leased(3)
+            .unwrap();
+        let gate = generator.lease_gate();
+        gate.leave_milliseconds_before(now_ms + 1);
+        let used_up = generator.last.load(Ordering::SeqCst);
+        assert_eq!(gate.last_ms(), Some(now_ms));
+
+        gate.close_for_release();
+        // A millisecond more: an equal word would let a swap from before the close succeed.
+        assert_ne!(generator.last.load(Ordering::SeqCst), used_up);
+        assert_eq!(gate.last_ms(), Some(now_ms + 1));
     }
 }

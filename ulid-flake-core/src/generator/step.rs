@@ -81,6 +81,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         draw: u32,
         last: u64,
     ) -> Result<UlidFlake, Error> {
+        // After a lost swap, as in `Generator::settle`: a changed gate means reading again.
+        let (gate, now, last) = if self.gate.load(Ordering::Acquire) == gate {
+            (gate, now, last)
+        } else {
+            self.observe(&read)?
+        };
         let begun = Begun {
             gate,
             now,
@@ -111,7 +117,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         read: impl Fn() -> Result<u64, Error>,
         plan: impl FnMut(u64, u64, u64, u32) -> Result<(u64, T), Error>,
     ) -> Result<T, Error> {
-        let begun = self.begin(&read)?;
+        let mut begun = self.begin(&read)?;
+        // The gate again, after the state word (see `Generator::observe`): a batch may start
+        // a millisecond without going out of line.
+        if self.gate.load(Ordering::Acquire) != begun.gate {
+            (begun.gate, begun.now, begun.last) = self.observe(&read)?;
+        }
         self.settle(read, begun, plan)
     }
 
@@ -131,9 +142,52 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         if forks != self.forks_seen.load(Ordering::Acquire) {
             self.leave_inherited_millisecond(forks);
         }
-        // The lease check: one load, before the clock is read, so that the reading is taken
-        // after the gate's lease began (a reading from before it could fall in the previous
-        // holder's milliseconds); then compared with the millisecond read.
+        let (gate, now, last) = self.observe_unchecked(read)?;
+        Ok(Begun {
+            gate,
+            now,
+            draw,
+            last,
+        })
+    }
+
+    /// The gate word, the clock's reading and the last ID, read so that the reading was
+    /// taken while the gate was open: the gate is loaded before the reading, so that the
+    /// reading is not from before the gate's lease began (it could fall in the previous
+    /// holder's milliseconds), and again after the state word, so that a gate closed for a
+    /// release in the meantime is seen.
+    ///
+    /// A release closes the gate, then changes the state word and marks every millisecond up
+    /// to its clock's used up in it (`LeaseGate::close_for_release`), and its grace covers
+    /// them. So a call that loads the state word after that finds the gate closed, here; a
+    /// call that loaded it before fails its compare-and-swap, and loads the gate again after
+    /// the value the swap returned ([`Generator::settle`], [`Generator::generate_from`]).
+    /// Either way, a call that stalled between the gate and the clock cannot stamp, after a
+    /// release, a millisecond that the next holder of the id may use.
+    ///
+    /// The common case ([`Generator::generate_reading`]) skips the second load: it only
+    /// continues the last ID's millisecond, under the last ID's scalability id, so that it
+    /// stamps no millisecond that the release's grace does not cover; and a state word from
+    /// after a release is used up to the clock's millisecond, so that nothing continues it.
+    /// Every other case goes on out of line, where the gate is loaded again.
+    ///
+    /// The gate word changes on every renewal too (its deadline): then this starts over.
+    #[inline(always)]
+    fn observe(&self, read: &impl Fn() -> Result<u64, Error>) -> Result<(u64, u64, u64), Error> {
+        let (gate, now, last) = self.observe_unchecked(read)?;
+        if self.gate.load(Ordering::Acquire) != gate {
+            return self.observe_again(read);
+        }
+        Ok((gate, now, last))
+    }
+
+    /// [`Generator::observe`] but for the gate word's second load: what the common case
+    /// needs (see there).
+    #[inline(always)]
+    fn observe_unchecked(
+        &self,
+        read: &impl Fn() -> Result<u64, Error>,
+    ) -> Result<(u64, u64, u64), Error> {
         let gate = self.gate.load(Ordering::Acquire);
         // The clock, then the state: the window between loading the state and the
         // compare-and-swap holds no clock read, so two threads on one generator rarely
@@ -142,21 +196,27 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         if now >= gate::deadline(gate) {
             return Err(self.lease_not_valid(gate));
         }
-        Ok(Begun {
-            gate,
-            now,
-            draw,
-            last: self.last.load(Ordering::Acquire),
-        })
+        Ok((gate, now, self.last.load(Ordering::Acquire)))
     }
 
-    /// The compare-and-swap loop, from what [`Generator::begin`] read.
+    /// [`Generator::observe`] again, after the gate word changed during the first.
+    #[cold]
+    #[inline(never)]
+    fn observe_again(
+        &self,
+        read: &impl Fn() -> Result<u64, Error>,
+    ) -> Result<(u64, u64, u64), Error> {
+        self.observe(read)
+    }
+
+    /// The compare-and-swap loop, from what [`Generator::begin`] read, once the gate word is
+    /// found unchanged.
     #[inline(always)]
     fn settle<T>(
         &self,
         read: impl Fn() -> Result<u64, Error>,
         Begun {
-            gate,
+            mut gate,
             mut now,
             draw,
             mut last,
@@ -170,7 +230,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 // Another thread may have read the clock after us and stored a later
                 // timestamp before our load: that is no rollback. A reading taken now, after
                 // seeing its ID, is at least as late as its own (it read before storing), so
-                // only a rollback that survives a second reading is real.
+                // only a rollback from an ID seen before the reading is real: a lost swap
+                // shows a new ID, and allows another reading.
                 Err(Error::ClockMovedBackwards { .. }) if !clock_read_again => {
                     clock_read_again = true;
                     now = read()?;
@@ -204,8 +265,16 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             {
                 Ok(_) => return Ok(result),
                 // Another thread went first: build on its ID. Our reading is still good; if
-                // its timestamp is later, the next turn continues in its millisecond.
-                Err(actual) => last = actual,
+                // its timestamp is later, the next turn continues in its millisecond. Unless
+                // the gate changed: a release may have stored that value (see
+                // `Generator::observe`), so everything is read again.
+                Err(actual) => {
+                    last = actual;
+                    clock_read_again = false;
+                    if self.gate.load(Ordering::Acquire) != gate {
+                        (gate, now, last) = self.observe(&read)?;
+                    }
+                }
             }
         }
     }
@@ -269,6 +338,36 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 (last != NO_ID_YET).then(|| {
                     let low_bits = last & u64::from(crate::layout::SCALABILITY_ID_MAX);
                     config.compose(last >> RANDOMNESS_BITS, config.randomness_max, low_bits)
+                })
+            });
+    }
+
+    /// After the gate closed for a release: marks the milliseconds up to the clock's reading
+    /// used up, and the last ID's, so that the release's grace (from the last ID's
+    /// millisecond) covers every millisecond a call in flight read; and always changes the
+    /// state word (a millisecond more, if it was used up already), so that every call that
+    /// loaded it before fails its compare-and-swap and loads the gate again (see
+    /// [`Generator::observe`]).
+    #[cold]
+    pub(super) fn leave_milliseconds_for_release(&self) {
+        let config = &self.config;
+        // No reading (a clock outside the epoch's range): no call can have a valid one.
+        let now = self.now().unwrap_or(0);
+        let _ = self
+            .last
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
+                let (last_ms, low_bits) = match last {
+                    NO_ID_YET => (0, config.low_bits),
+                    last => (
+                        last >> RANDOMNESS_BITS,
+                        last & u64::from(crate::layout::SCALABILITY_ID_MAX),
+                    ),
+                };
+                let used_up = config.compose(last_ms.max(now), config.randomness_max, low_bits);
+                Some(if used_up == last {
+                    config.compose(last_ms + 1, config.randomness_max, low_bits)
+                } else {
+                    used_up
                 })
             });
     }

@@ -305,7 +305,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
 
     fn shutdown(&mut self) {
         let gate = self.shared.generator.lease_gate();
-        gate.close();
+        gate.close_for_release();
         let mut release_error = None;
         // The id held, or the one a take may have left this lease's (it is tried first).
         let own = self

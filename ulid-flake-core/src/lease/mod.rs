@@ -91,8 +91,9 @@
 //! IDs ahead of the database's clock, but never past the deadline's millisecond (computed
 //! before the step, by a clock that agreed): a holder that dies is covered by its row's
 //! expiry, and one that hands the id on adds to its release's grace how far its last ID is
-//! ahead of the database's clock (as last read, plus the monotonic time since). A
-//! step back makes it issue IDs longer in real time, never with a later millisecond than the
+//! ahead of the database's clock (as last read, plus the monotonic time since). A release
+//! first closes the gate and counts its clock's millisecond as used: a call still in flight
+//! either made its ID before that, and the grace covers it, or is refused. A step back makes it issue IDs longer in real time, never with a later millisecond than the
 //! deadline, and never with one before the reading its take was confirmed with (the
 //! generator counts every millisecond before it as used up): a step back beyond the
 //! generator's rollback allowance is refused with [`Error::ClockMovedBackwards`].

@@ -125,3 +125,67 @@ fn a_walk_back_past_the_allowance_is_refused() {
     );
     assert_ordered(&beyond);
 }
+
+/// A clock that only moves forward, set by the test; a thread named `stalled` is preempted
+/// right after each of its first two readings (taken, then returned once the test has
+/// moved the clock and made an ID).
+#[derive(Debug)]
+struct PreemptedReader {
+    now: std::sync::atomic::AtomicI64,
+    stalls: std::sync::atomic::AtomicU64,
+    barrier: std::sync::Barrier,
+}
+
+impl ulid_flake_core::generator::Clock for PreemptedReader {
+    fn unix_ms(&self) -> i64 {
+        use std::sync::atomic::Ordering::SeqCst;
+        let reading = self.now.load(SeqCst);
+        if std::thread::current().name() == Some("stalled")
+            && self
+                .stalls
+                .fetch_update(SeqCst, SeqCst, |left| left.checked_sub(1))
+                .is_ok()
+        {
+            self.barrier.wait();
+            self.barrier.wait();
+        }
+        reading
+    }
+}
+
+#[test]
+fn another_thread_s_later_ids_are_no_rollback_however_often_they_overtake_a_reading() {
+    use std::sync::atomic::Ordering::SeqCst;
+    // With no allowance, any rollback seen is an error: none happens here, the clock only
+    // moves forward. The stalled call reads 100, then finds an ID of 101 (a second reading:
+    // 101), then one of 102 (a lost swap, and a third reading: 102).
+    let generator = std::sync::Arc::new(
+        Generator::builder()
+            .rollback_allowance(std::time::Duration::ZERO)
+            .clock(PreemptedReader {
+                now: at(100).into(),
+                stalls: 2.into(),
+                barrier: std::sync::Barrier::new(2),
+            })
+            .build()
+            .unwrap(),
+    );
+    generator.try_generate().unwrap();
+    let stalled = std::thread::Builder::new()
+        .name("stalled".into())
+        .spawn({
+            let generator = std::sync::Arc::clone(&generator);
+            move || generator.try_generate()
+        })
+        .unwrap();
+    let mut made = Vec::new();
+    for ms in [101, 102] {
+        generator.clock().barrier.wait();
+        generator.clock().now.store(at(ms), SeqCst);
+        made.push(generator.try_generate().unwrap());
+        generator.clock().barrier.wait();
+    }
+    let id = stalled.join().unwrap().unwrap();
+    assert_eq!(id.ms_since_epoch(), 102);
+    assert!(made.iter().all(|made| made < &id), "{made:?} {id:?}");
+}

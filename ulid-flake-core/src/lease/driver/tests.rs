@@ -217,11 +217,11 @@ fn timing() -> LeaseTiming {
 }
 
 /// A driver leasing from `table` in ids `ids`, as `ScalabilityIdLease::acquire` builds it.
-fn driver(
-    clock: &ScriptedClock,
+fn driver<C: Clock + LeaseClock + Clone>(
+    clock: &C,
     table: &Table,
     ids: RangeInclusive<u8>,
-) -> Driver<Table, ScriptedClock> {
+) -> Driver<Table, C> {
     let generator = Generator::builder()
         .clock(clock.clone())
         .build_leased(*ids.start())
@@ -235,8 +235,8 @@ fn ms_at(elapsed: Duration) -> u64 {
     (START_UNIX_MS - Epoch::DEFAULT.unix_ms() as i64) as u64 + elapsed.as_millis() as u64
 }
 
-fn generate(
-    driver: &Driver<Table, ScriptedClock>,
+fn generate<C: Clock + LeaseClock>(
+    driver: &Driver<Table, C>,
 ) -> Result<crate::ulid_flake::UlidFlake, crate::error::Error> {
     driver.shared.generator.try_generate()
 }
@@ -909,4 +909,90 @@ fn a_pause_while_confirming_shortens_the_gate_never_lengthens_it() {
         ms_at(Duration::from_millis(498))
     );
     assert!(generate(&driver).is_err());
+}
+
+/// A scripted clock whose next reading on the thread named `stalled`, once armed, waits twice
+/// at a barrier: when it has begun (the call has loaded the gate), and to go on.
+#[derive(Clone)]
+struct StallingClock {
+    scripted: ScriptedClock,
+    armed: Arc<AtomicBool>,
+    stall: Arc<std::sync::Barrier>,
+}
+
+impl StallingClock {
+    fn new() -> Self {
+        Self {
+            scripted: ScriptedClock::default(),
+            armed: Arc::new(AtomicBool::new(false)),
+            stall: Arc::new(std::sync::Barrier::new(2)),
+        }
+    }
+}
+
+impl Clock for StallingClock {
+    fn unix_ms(&self) -> i64 {
+        if std::thread::current().name() == Some("stalled")
+            && self.armed.swap(false, Ordering::SeqCst)
+        {
+            self.stall.wait();
+            self.stall.wait();
+        }
+        self.scripted.unix_ms()
+    }
+}
+
+impl LeaseClock for StallingClock {
+    fn monotonic(&self) -> Duration {
+        self.scripted.monotonic()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        self.scripted.sleep(duration);
+    }
+}
+
+#[test]
+fn a_call_stalled_before_its_clock_read_across_a_release_is_refused() {
+    let clock = StallingClock::new();
+    let table = Table::new(&clock.scripted);
+    let mut old = driver(&clock, &table, 3..=3);
+    assert_eq!(old.step().0, Outcome::Held);
+    generate(&old).unwrap();
+
+    // A call of the old holder loads the open gate, then stalls before it reads the clock.
+    clock.armed.store(true, Ordering::SeqCst);
+    let shared = Arc::clone(&old.shared);
+    let stalled = std::thread::Builder::new()
+        .name("stalled".into())
+        .spawn(move || shared.generator.try_generate())
+        .unwrap();
+    clock.stall.wait();
+
+    // The old holder releases id 3: the row expires after the margin, 200 ms.
+    old.shutdown();
+    assert_eq!(
+        table.row(3).expires_at_us,
+        clock.scripted.db_now_us() + 200_000
+    );
+    clock.scripted.advance(Duration::from_millis(300));
+    // Another replica takes id 3 and stamps IDs from 300 ms on.
+    let mut new = driver(&clock, &table, 3..=3);
+    assert_eq!(new.step().0, Outcome::Held);
+    let new_id = generate(&new).unwrap();
+    assert_eq!(
+        (new_id.scalability_id(), new_id.ms_since_epoch()),
+        (3, ms_at(Duration::from_millis(300)))
+    );
+
+    // The stalled call reads the clock now, 300 ms, before the old gate's deadline: refused,
+    // not stamped in a millisecond of the new holder's with its id.
+    clock.stall.wait();
+    assert_eq!(
+        stalled.join().unwrap(),
+        Err(crate::error::Error::LeaseNotValid {
+            scalability_id: 3,
+            valid_until_unix_ms: None
+        })
+    );
 }
