@@ -217,3 +217,100 @@ mod tests {
         assert_eq!(gate.last_ms(), Some(now_ms + 1));
     }
 }
+
+/// A model check of a release racing calls in flight: loom runs every interleaving (on its
+/// weak-memory atomics) of calls that may have loaded the open gate before the release and
+/// read the clock after it, with the clock moved on to the next holder's time. A call either
+/// made its ID before the release's change of the state word, in a millisecond its grace
+/// covers, or is refused. Built only with `--cfg ulid_flake_loom`, by `scripts/test.sh
+/// --only loom`.
+#[cfg(all(test, ulid_flake_loom))]
+mod loom_release {
+    use alloc::vec::Vec;
+    use loom::sync::Arc;
+    use loom::sync::atomic::AtomicI64;
+
+    use super::*;
+    use crate::epoch::Epoch;
+
+    /// The wall clock, in Unix ms, that the model sets.
+    struct ModelClock(AtomicI64);
+
+    impl Clock for ModelClock {
+        fn unix_ms(&self) -> i64 {
+            self.0.load(Ordering::Relaxed)
+        }
+    }
+
+    /// Every draw is 1.
+    struct Ones;
+
+    impl RandomSource for Ones {
+        fn next_u32(&self) -> u32 {
+            1
+        }
+    }
+
+    /// `threads` threads make one ID each (a batch of two, with `batch`) while the lease,
+    /// renewed first with `renew`, releases the id.
+    fn model(threads: usize, batch: bool, renew: bool) {
+        loom::model(move || {
+            let start_ms = 1_000;
+            let at = |ms: u64| (Epoch::DEFAULT.unix_ms() + ms) as i64;
+            let generator = Arc::new(
+                Generator::builder()
+                    .clock(ModelClock(AtomicI64::new(at(start_ms))))
+                    .random_source(Ones)
+                    .build_leased(3)
+                    .unwrap(),
+            );
+            generator.lease_gate().open(3, start_ms + 60_000);
+            generator.try_generate().unwrap();
+            let threads: Vec<_> = (0..threads)
+                .map(|_| {
+                    let generator = Arc::clone(&generator);
+                    loom::thread::spawn(move || {
+                        if batch {
+                            let mut out = [crate::UlidFlake::MIN; 2];
+                            let made = generator.try_generate_batch(&mut out).ok()?;
+                            Some(out[made - 1].ms_since_epoch())
+                        } else {
+                            Some(generator.try_generate().ok()?.ms_since_epoch())
+                        }
+                    })
+                })
+                .collect();
+            if renew {
+                generator.lease_gate().open(3, start_ms + 90_000);
+            }
+            generator.lease_gate().close_for_release();
+            // What the release's grace is reckoned from.
+            let released = generator.lease_gate().last_ms().unwrap();
+            // The next holder's time, well before the old deadline.
+            generator
+                .clock()
+                .0
+                .store(at(released + 5), Ordering::Relaxed);
+            for thread in threads {
+                if let Some(ms) = thread.join().unwrap() {
+                    assert!(ms <= released, "stamped {ms} after a release at {released}");
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn two_calls_and_a_release() {
+        model(2, false, false);
+    }
+
+    #[test]
+    fn a_batch_and_a_release() {
+        model(1, true, false);
+    }
+
+    #[test]
+    fn a_call_a_renewal_and_a_release() {
+        model(1, false, true);
+    }
+}
