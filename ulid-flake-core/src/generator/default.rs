@@ -8,7 +8,9 @@ use crate::error::{Error, Excerpt};
 use crate::ulid_flake::UlidFlake;
 
 /// The environment variable that selects the scalable layout, with its scalability id, for
-/// the default generator: `ULID_FLAKE_SCALABILITY_ID=3`.
+/// the default generator: `ULID_FLAKE_SCALABILITY_ID=3`. The value is decimal digits only (no
+/// sign); whitespace around them is ignored, as a value written from a file or a manifest may
+/// end in a newline.
 ///
 /// ```
 /// assert_eq!(ulid_flake_core::generator::SCALABILITY_ID_VARIABLE, "ULID_FLAKE_SCALABILITY_ID");

@@ -81,7 +81,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         draw: u32,
         last: u64,
     ) -> Result<UlidFlake, Error> {
-        // After a lost swap, as in `Generator::settle`: a changed gate means reading again.
+        // The gate again, after the state word (see `Generator::observe`): the common case
+        // was declined, or its swap lost, and what follows may start a millisecond.
         let (gate, now, last) = if self.gate.load(Ordering::Acquire) == gate {
             (gate, now, last)
         } else {
@@ -350,22 +351,14 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// [`Generator::observe`]).
     #[cold]
     pub(super) fn leave_milliseconds_for_release(&self) {
-        let config = &self.config;
         // No reading (a clock outside the epoch's range): no call can have a valid one.
         let now = self.now().unwrap_or(0);
         let _ = self
             .last
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
-                let (last_ms, low_bits) = match last {
-                    NO_ID_YET => (0, config.low_bits),
-                    last => (
-                        last >> RANDOMNESS_BITS,
-                        last & u64::from(crate::layout::SCALABILITY_ID_MAX),
-                    ),
-                };
-                let used_up = config.compose(last_ms.max(now), config.randomness_max, low_bits);
+                let used_up = self.used_up_before(last, now + 1);
                 Some(if used_up == last {
-                    config.compose(last_ms + 1, config.randomness_max, low_bits)
+                    used_up + (1 << RANDOMNESS_BITS)
                 } else {
                     used_up
                 })
@@ -377,18 +370,24 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// refused, if the clock is then behind that by more than the rollback allowance.
     #[cold]
     pub(super) fn leave_milliseconds_before(&self, ms: u64) {
-        let config = &self.config;
         let _ = self
             .last
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
-                let last_ms = last >> RANDOMNESS_BITS;
-                let (used_up, low_bits) = if last == NO_ID_YET || last_ms < ms.saturating_sub(1) {
-                    (ms.saturating_sub(1), config.low_bits)
-                } else {
-                    (last_ms, last & u64::from(crate::layout::SCALABILITY_ID_MAX))
-                };
-                Some(config.compose(used_up, config.randomness_max, low_bits))
+                Some(self.used_up_before(last, ms))
             });
+    }
+
+    /// The state word after `last` with every millisecond before `ms` used up, and the last
+    /// ID's millisecond too.
+    fn used_up_before(&self, last: u64, ms: u64) -> u64 {
+        let config = &self.config;
+        let last_ms = last >> RANDOMNESS_BITS;
+        let (used_up, low_bits) = if last == NO_ID_YET || last_ms < ms.saturating_sub(1) {
+            (ms.saturating_sub(1), config.low_bits)
+        } else {
+            (last_ms, last & u64::from(crate::layout::SCALABILITY_ID_MAX))
+        };
+        config.compose(used_up, config.randomness_max, low_bits)
     }
 
     /// [`Generator::next_after`] in its common case, in a few instructions: `now` is the
