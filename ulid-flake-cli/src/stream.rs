@@ -36,11 +36,13 @@ pub(crate) fn each_id<W: Write>(
         for (position, arg) in (1..).zip(args) {
             // The raw bytes, so that an argument that is not UTF-8 gets a precise message
             // instead of clap refusing the whole command line.
-            match input::parse_prefixed(arg.as_encoded_bytes(), form) {
+            let text = arg.as_encoded_bytes();
+            match input::parse_prefixed(text, form) {
                 Ok((prefix, id)) => emit(out, prefix, id)?,
                 Err(error) => {
                     failures += 1;
-                    report(out, format_args!("argument {position}: {error}"))?;
+                    let why = Whitespace(text);
+                    report(out, format_args!("argument {position}: {error}{why}"))?;
                 }
             }
         }
@@ -59,9 +61,10 @@ pub(crate) fn each_id<W: Write>(
         let Some(result) = next_line(&mut reader, &mut line).map_err(reading_stdin)? else {
             break;
         };
-        match result
-            .and_then(|line| input::parse_prefixed(line, form).map_err(|error| error.to_string()))
-        {
+        match result.and_then(|line| {
+            input::parse_prefixed(line, form)
+                .map_err(|error| format!("{error}{}", Whitespace(line)))
+        }) {
             Ok((prefix, id)) => emit(out, prefix, id)?,
             Err(error) => {
                 failures += 1;
@@ -122,6 +125,23 @@ fn next_line<'a>(
         ))));
     }
     Ok(Some(Ok(line)))
+}
+
+/// After an input's error, what is plainly wrong with it besides: the input is blank, or has
+/// whitespace around it (its length alone would not say so). Nothing otherwise.
+struct Whitespace<'a>(&'a [u8]);
+
+impl fmt::Display for Whitespace<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let trimmed = self.0.trim_ascii();
+        if trimmed.is_empty() {
+            f.write_str(" (a blank input)")
+        } else if trimmed.len() < self.0.len() {
+            f.write_str(" (whitespace around it: the ID must stand alone)")
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// Says which stream an error came from: the same kinds of error occur writing the output.

@@ -228,3 +228,18 @@ fn closed_pipe_exits_quietly_and_quickly() {
     assert!(status.success(), "{status}: {stderr}");
     assert_eq!(stderr, "");
 }
+
+#[test]
+fn an_argument_with_whitespace_around_it_is_reported_so() {
+    ulid_flake()
+        .args(["inspect", " 02MWMFBHB1YJ2", ""])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            "argument 1: invalid length: expected 13 ASCII characters, found 14 bytes \
+             (whitespace around it: the ID must stand alone)\n\
+             argument 2: invalid length: expected 13 ASCII characters, found 0 bytes (a blank \
+             input)\n",
+        );
+}

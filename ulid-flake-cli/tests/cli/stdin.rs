@@ -55,9 +55,12 @@ fn nothing_is_skipped_silently() {
         .code(1)
         .stdout("00F5MFHSEYXCM\n0000000000000\n")
         .stderr(
-            "line 2: invalid length: expected 13 ASCII characters, found 0 bytes\n\
-             line 3: invalid length: expected 13 ASCII characters, found 14 bytes\n\
-             line 4: invalid length: expected 13 ASCII characters, found 14 bytes\n",
+            "line 2: invalid length: expected 13 ASCII characters, found 0 bytes (a blank \
+             input)\n\
+             line 3: invalid length: expected 13 ASCII characters, found 14 bytes (whitespace \
+             around it: the ID must stand alone)\n\
+             line 4: invalid length: expected 13 ASCII characters, found 14 bytes (whitespace \
+             around it: the ID must stand alone)\n",
         );
 }
 
