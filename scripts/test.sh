@@ -87,6 +87,14 @@ step_docs() {
     RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p "$crate"
     RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p "$crate" --no-default-features
   done
+  # An adapter with one database and its lease, as a user sets it up: a link to the other
+  # database's items would not resolve (the features step checked these builds).
+  local features
+  for crate in ulid-flake-sqlx ulid-flake-diesel; do
+    for features in postgres,lease mysql,lease sqlite; do
+      RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p "$crate" --features "$features"
+    done
+  done
   # Every crate with every feature, as docs.rs builds it (`--cfg docsrs`, whose `doc(cfg)` is
   # unstable: the stable rustdoc with RUSTC_BOOTSTRAP, set for rustdoc alone so that no
   # dependency is rebuilt). No plain all-features build beside it: `docsrs` gates nothing but

@@ -38,11 +38,12 @@ pub fn lease_postgres(url: &str, options: LeaseOptions) -> Result<ScalabilityIdL
     ScalabilityIdLease::acquire(DieselLeaseStore::postgres(url)?, options)
 }
 
-/// Leases a scalability id from MySQL or MariaDB at `url`, as [`lease_postgres`] does.
+/// Leases a scalability id from MySQL or MariaDB at `url`, as `lease_postgres` (feature
+/// `postgres`) does.
 ///
 /// # Errors
 ///
-/// As [`lease_postgres`].
+/// As `lease_postgres`'s.
 ///
 /// ```no_run
 /// use ulid_flake_diesel::lease::LeaseOptions;
@@ -57,7 +58,7 @@ pub fn lease_mysql(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLeas
 }
 
 /// The lease store of Diesel: the core's [`SqlLeaseStore`] over [`DieselLeaseDatabase`].
-/// [`lease_postgres`] and [`lease_mysql`] build one.
+/// `lease_postgres` and `lease_mysql` (features `postgres`, `mysql`) build one.
 ///
 /// ```no_run
 /// use ulid_flake_diesel::DieselLeaseStore;
@@ -71,7 +72,7 @@ pub type DieselLeaseStore = SqlLeaseStore<DieselLeaseDatabase>;
 
 /// Diesel's way to the lease table: a connection of the lease's own, established from the
 /// URL. Diesel's connections cannot bound a call: the timeouts are not applied (see
-/// [`lease_postgres`]).
+/// `lease_postgres`).
 ///
 /// ```
 /// use ulid_flake_diesel::DieselLeaseStore;

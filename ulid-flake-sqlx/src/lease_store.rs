@@ -41,11 +41,12 @@ pub async fn lease_postgres(
     acquire(SqlxLeaseStore::postgres(url)?, options).await
 }
 
-/// Leases a scalability id from MySQL or MariaDB at `url`, as [`lease_postgres`] does.
+/// Leases a scalability id from MySQL or MariaDB at `url`, as `lease_postgres` (feature
+/// `postgres`) does.
 ///
 /// # Errors
 ///
-/// As [`lease_postgres`].
+/// As `lease_postgres`'s.
 ///
 /// ```no_run
 /// use ulid_flake_sqlx::lease::LeaseOptions;
@@ -78,8 +79,8 @@ async fn acquire(
 }
 
 /// The lease store of sqlx: the core's [`SqlLeaseStore`] over [`SqlxLeaseDatabase`].
-/// [`lease_postgres`] and [`lease_mysql`] build one; build it yourself to pass it to
-/// [`ScalabilityIdLease::acquire`] from synchronous code.
+/// `lease_postgres` and `lease_mysql` (features `postgres`, `mysql`) build one; build it
+/// yourself to pass it to [`ScalabilityIdLease::acquire`] from synchronous code.
 ///
 /// ```no_run
 /// use ulid_flake_sqlx::SqlxLeaseStore;

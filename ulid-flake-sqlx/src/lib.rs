@@ -351,8 +351,8 @@ pub static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migratio
 
 /// Migrations that create the SQL helper functions on MySQL and MariaDB,
 /// [`sql::MYSQL_FUNCTIONS`] (version `20240101000000`), and the generator of MariaDB,
-/// [`sql::MYSQL_GENERATOR`] (`20261125000000`); see [`POSTGRES_MIGRATOR`] for how to combine
-/// them with your own.
+/// [`sql::MYSQL_GENERATOR`] (`20261125000000`); see `POSTGRES_MIGRATOR` (feature `postgres`)
+/// for how to combine them with your own.
 ///
 /// ```no_run
 /// # async fn example(pool: sqlx::MySqlPool) -> Result<(), sqlx::migrate::MigrateError> {
