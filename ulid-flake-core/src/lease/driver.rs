@@ -339,6 +339,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         }
         let mut record = self.shared.record();
         record.state = Some(LeaseState::Released);
+        record.valid_until_unix_ms = None;
         record.release_error = release_error;
         crate::macros::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, "scalability-id lease released");
     }

@@ -520,7 +520,8 @@ pub struct LeaseStatus {
     pub namespace: String,
     /// The id held, or last held.
     pub scalability_id: Option<u8>,
-    /// Until when IDs may be issued (by the generator's clock); `None` when never valid.
+    /// Until when IDs may be issued (by the generator's clock); `None` when never valid,
+    /// and once released.
     pub valid_until: Option<SystemTime>,
     /// The last failure since the lease was last confirmed (a database error, a refused
     /// renewal, every id taken, a loss); `None` again after a successful acquisition or
@@ -621,7 +622,9 @@ impl core::error::Error for LeaseError {
 
 /// A scalability id leased from a database, and the generator that issues IDs under it.
 ///
-/// [`acquire`](Self::acquire) blocks until it holds an id; a thread of its own then renews
+/// [`acquire`](Self::acquire) returns once it holds an id (or fails at once when every id
+/// of the range is held by others: a replacement for a killed replica gets its id only once
+/// the row has expired, so retry); a thread of its own then renews
 /// the lease, and the generator refuses to issue IDs whenever the lease is not known to be
 /// valid (see the [module docs](self)). Keep the lease for as long as its IDs are made —
 /// usually the life of the process, which [`install_default`](Self::install_default) arranges
@@ -635,8 +638,10 @@ pub struct ScalabilityIdLease<C: LeaseClock = SystemClock> {
 
 impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// Takes a free id in the namespace from `store`, then keeps it renewed on a thread of
-    /// its own. Blocks until an id is held; tries each id of the range once from a random
-    /// offset, and retries with backoff while the database fails.
+    /// its own. Blocks until an id is held or none is free; tries each id of the range once
+    /// from a random offset, and retries with backoff only while the database fails (every
+    /// id held by others is [`LeaseError::AllTaken`] at once: retry it yourself if you must
+    /// wait for an id to expire).
     ///
     /// # Errors
     ///

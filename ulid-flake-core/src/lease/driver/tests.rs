@@ -805,11 +805,12 @@ fn release_closes_the_gate_and_leaves_the_margin_before_the_id_is_free() {
     let mut driver = driver(&clock, &table, 6..=6);
     driver.acquire_first().unwrap();
     let holder = driver.shared.holder;
+    assert!(driver.shared.status().valid_until.is_some());
 
     driver.shared.stop();
     driver.shutdown();
 
-    // Given up, not lost: no deadline to report.
+    // Given up, not lost: no deadline to report, in the error or the status.
     assert_eq!(
         generate(&driver),
         Err(crate::error::Error::LeaseNotValid {
@@ -817,7 +818,11 @@ fn release_closes_the_gate_and_leaves_the_margin_before_the_id_is_free() {
             valid_until_unix_ms: None
         })
     );
-    assert_eq!(driver.shared.status().state, LeaseState::Released);
+    let status = driver.shared.status();
+    assert_eq!(
+        (status.state, status.valid_until),
+        (LeaseState::Released, None)
+    );
     assert_eq!(
         table.row(6),
         Row {
