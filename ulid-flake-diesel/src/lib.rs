@@ -181,8 +181,10 @@
 //! a thread of their own; the generator issues no ID while the lease is not known to be
 //! valid. It works directly and
 //! through PgBouncer in transaction mode. The protocol, its timing argument and the faults it
-//! survives are in [`lease`](mod@lease) (the core's docs); the leases of `ulid-flake-sqlx`
-//! share its table and exclude these. For PostgreSQL (`lease_mysql` takes a MySQL URL):
+//! survives are in [`lease`](mod@lease) (the core's docs, whose examples name it
+//! `ulid_flake_core::lease`: from this crate alone it is `ulid_flake_diesel::lease`); the
+//! leases of `ulid-flake-sqlx` share its table and exclude these. For PostgreSQL
+//! (`lease_mysql` takes a MySQL URL):
 //!
 //! ```no_run
 //! # #[cfg(all(feature = "lease", feature = "postgres"))]

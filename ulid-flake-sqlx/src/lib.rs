@@ -296,9 +296,10 @@
 //! scalability ids from the database, so replicas' IDs never collide, and keep it renewed on
 //! a thread of their own; the generator issues no ID while the lease is not known to be valid.
 //! It works directly and through PgBouncer in transaction mode. The protocol, its timing
-//! argument and the faults it survives are in [`lease`](mod@lease) (the core's docs); the
-//! leases of `ulid-flake-diesel` share its table and exclude these. For PostgreSQL
-//! (`lease_mysql` takes a MySQL URL):
+//! argument and the faults it survives are in [`lease`](mod@lease) (the core's docs, whose
+//! examples name it `ulid_flake_core::lease`: from this crate alone it is
+//! `ulid_flake_sqlx::lease`); the leases of `ulid-flake-diesel` share its table and exclude
+//! these. For PostgreSQL (`lease_mysql` takes a MySQL URL):
 //!
 //! ```no_run
 //! # #[cfg(all(feature = "lease", feature = "postgres"))]
