@@ -32,7 +32,7 @@ describe() {
     feature-tables) echo "feature tables in the READMEs, against the Cargo.toml comments" ;;
     fmt) echo "formatting, the workspace and the fuzz workspace" ;;
     clippy) echo "clippy, every target and feature, warnings denied" ;;
-    docs) echo "docs with default, no and all features, and as docs.rs builds them (--cfg docsrs)" ;;
+    docs) echo "docs with default, no and all features, each adapter with one database, and as docs.rs builds them (--cfg docsrs)" ;;
     features) echo "every feature of each published crate alone, and the combinations users pick" ;;
     package) echo "each published crate as crates.io would receive it, built on its own" ;;
     build) echo "the workspace's tests, benchmarks, examples and binaries, test profile" ;;
