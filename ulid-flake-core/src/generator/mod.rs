@@ -16,11 +16,16 @@
 //!    IDs never go back in time, and an older timestamp is never re-randomised.
 //!
 //! A call takes its random draw first, before the clock (an increment, which also decides a
-//! new millisecond's fresh randomness, see [`RandomSource::fresh_draw`]), and loads the last
-//! ID last, so that between the load and the compare-and-swap there is only arithmetic, and
-//! a second thread rarely lands in that window (BENCHMARKS.md measures two threads on one
+//! new millisecond's fresh randomness, see [`RandomSource::fresh_draw`]), and takes the last
+//! ID last, so that between it and the compare-and-swap there is only arithmetic, and a
+//! second thread rarely lands in that window (BENCHMARKS.md measures two threads on one
 //! generator). A call that then fails — on the clock, the lease gate or the field's
-//! maximum — leaves its draw unused.
+//! maximum — leaves its draw unused. The last ID it starts from is the one this thread last
+//! stored, when it last stored into this generator, rather than a load: the swap checks it
+//! all the same, and on two threads a swap that fails brings the word's cache line over once,
+//! for writing, where a load and then the swap moved it twice (two threads on one generator:
+//! about a fifth faster, BENCHMARKS.md's twelfth set). Anything other than continuing the last
+//! ID's millisecond is decided from the word itself.
 //!
 //! The plain [`Generator::try_generate`] returns every error. [`Generator::generate`]
 //! (and `Generator::generate_async`, with the `tokio` feature) wait for the next

@@ -3,6 +3,8 @@
 //! [module docs](super)), and the configuration it reads.
 
 #[cfg(not(ulid_flake_loom))]
+use core::cell::Cell;
+#[cfg(not(ulid_flake_loom))]
 use core::sync::atomic::Ordering;
 #[cfg(ulid_flake_loom)]
 use loom::sync::atomic::Ordering;
@@ -47,12 +49,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// so nothing is spilled to the stack and stored before the swap (a locked instruction
     /// waits for every earlier store). Every other case goes on out of line, from the same
     /// reading and draw.
+    ///
+    /// The common case swaps from the state word this thread last stored into this
+    /// generator's, not from a load of it ([`Generator::last_stored`]): on one thread that is
+    /// the word, and on two the swap that fails on it brings the word's cache line over once,
+    /// for writing, where a load brought it over to be read and the swap then took it again.
     #[inline(always)]
     pub(super) fn generate_reading(
         &self,
         read: impl Fn() -> Result<u64, Error>,
     ) -> Result<UlidFlake, Error> {
-        let begun = self.begin(&read)?;
+        let begun = self.begin(&read, || self.last_stored())?;
         let last = match self.continue_millisecond(begun.last, begun.now, begun.gate, begun.draw) {
             Some(next) => match self.last.compare_exchange_weak(
                 begun.last,
@@ -60,10 +67,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 Ordering::AcqRel,
                 Ordering::Acquire,
             ) {
-                Ok(_) => return Ok(UlidFlake::from_raw(next)),
+                Ok(_) => {
+                    self.remember_stored(next);
+                    return Ok(UlidFlake::from_raw(next));
+                }
                 Err(actual) => actual,
             },
-            None => begun.last,
+            // Declined: what follows (a new millisecond, or an error) is decided from the word
+            // itself, never from this thread's last store, which may be older.
+            None => self.last.load(Ordering::Acquire),
         };
         // Scalars, not the `Begun` struct: with the struct, the compiler stored its fields
         // to the stack before the swap, for the cold call; scalars go in registers.
@@ -118,7 +130,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         read: impl Fn() -> Result<u64, Error>,
         plan: impl FnMut(u64, u64, u64, u32) -> Result<(u64, T), Error>,
     ) -> Result<T, Error> {
-        let mut begun = self.begin(&read)?;
+        let mut begun = self.begin(&read, || self.last.load(Ordering::Acquire))?;
         // The gate again, after the state word (see `Generator::observe`): a batch may start
         // a millisecond without going out of line.
         if self.gate.load(Ordering::Acquire) != begun.gate {
@@ -127,9 +139,13 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         self.settle(read, begun, plan)
     }
 
-    /// The protocol up to the compare-and-swap.
+    /// The protocol up to the compare-and-swap; `last` gives the state word to start from.
     #[inline(always)]
-    fn begin(&self, read: &impl Fn() -> Result<u64, Error>) -> Result<Begun, Error> {
+    fn begin(
+        &self,
+        read: &impl Fn() -> Result<u64, Error>,
+        last: impl FnOnce() -> u64,
+    ) -> Result<Begun, Error> {
         // The random draw first: its store (the thread's position in the bytes drawn ahead)
         // must reach the cache before the compare-and-swap's locked instruction can run, and
         // issued first it has the whole call to get there (measured: 4.6 → 4.4 ns with the
@@ -143,13 +159,48 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         if forks != self.forks_seen.load(Ordering::Acquire) {
             self.leave_inherited_millisecond(forks);
         }
-        let (gate, now, last) = self.observe_unchecked(read)?;
+        let (gate, now, last) = self.observe_unchecked(read, last)?;
         Ok(Begun {
             gate,
             now,
             draw,
             last,
         })
+    }
+
+    /// The state word as this thread last stored it, if it last stored into this generator
+    /// (else loaded): where the common case starts from. Any value is a sound start for a
+    /// compare-and-swap, which succeeds only if it is the word at that instant; a release, a
+    /// fork or another thread since then changed the word (every change makes it larger), and
+    /// the swap fails and returns it. So it is only a guess, and nothing but the common case
+    /// uses it: an error or a new millisecond is decided from the word itself.
+    #[inline(always)]
+    fn last_stored(&self) -> u64 {
+        #[cfg(not(ulid_flake_loom))]
+        {
+            let (word, value) = LAST_STORED.get();
+            if word == self.word_address() {
+                return value;
+            }
+        }
+        self.last.load(Ordering::Acquire)
+    }
+
+    /// Records `value` as what this thread last stored into this generator's state word.
+    #[inline(always)]
+    fn remember_stored(&self, value: u64) {
+        #[cfg(not(ulid_flake_loom))]
+        LAST_STORED.set((self.word_address(), value));
+        #[cfg(ulid_flake_loom)]
+        let _ = value;
+    }
+
+    /// The state word's address: which generator [`LAST_STORED`] is about. A generator
+    /// dropped and another built at the same address makes that guess wrong, and so only
+    /// its swap fail.
+    #[inline(always)]
+    fn word_address(&self) -> usize {
+        core::ptr::from_ref(&*self.last).addr()
     }
 
     /// The gate word, the clock's reading and the last ID, read so that the reading was
@@ -170,12 +221,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// continues the last ID's millisecond, under the last ID's scalability id, so that it
     /// stamps no millisecond that the release's grace does not cover; and a state word from
     /// after a release is used up to the clock's millisecond, so that nothing continues it.
-    /// Every other case goes on out of line, where the gate is loaded again.
+    /// Every other case goes on out of line, where the gate is loaded again. The common case
+    /// starts from the word this thread last stored ([`Generator::last_stored`]) rather than a
+    /// load of it: the same as a load from before the release, whose swap fails.
     ///
     /// The gate word changes on every renewal too (its deadline): then this starts over.
     #[inline(always)]
     fn observe(&self, read: &impl Fn() -> Result<u64, Error>) -> Result<(u64, u64, u64), Error> {
-        let (gate, now, last) = self.observe_unchecked(read)?;
+        let (gate, now, last) =
+            self.observe_unchecked(read, || self.last.load(Ordering::Acquire))?;
         if self.gate.load(Ordering::Acquire) != gate {
             return self.observe_again(read);
         }
@@ -183,11 +237,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     }
 
     /// [`Generator::observe`] but for the gate word's second load: what the common case
-    /// needs (see there).
+    /// needs (see there); `last` gives the state word.
     #[inline(always)]
     fn observe_unchecked(
         &self,
         read: &impl Fn() -> Result<u64, Error>,
+        last: impl FnOnce() -> u64,
     ) -> Result<(u64, u64, u64), Error> {
         let gate = self.gate.load(Ordering::Acquire);
         // The clock, then the state: the window between loading the state and the
@@ -197,7 +252,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         if now >= gate::deadline(gate) {
             return Err(self.lease_not_valid(gate));
         }
-        Ok((gate, now, self.last.load(Ordering::Acquire)))
+        Ok((gate, now, last()))
     }
 
     /// [`Generator::observe`] again, after the gate word changed during the first.
@@ -264,7 +319,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 .last
                 .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
             {
-                Ok(_) => return Ok(result),
+                Ok(_) => {
+                    self.remember_stored(next);
+                    return Ok(result);
+                }
                 // Another thread went first: build on its ID. Our reading is still good; if
                 // its timestamp is later, the next turn continues in its millisecond. Unless
                 // the gate changed: a release may have stored that value (see
@@ -487,6 +545,14 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 Some(gate::word(0, gate::scalability_id(word)))
             });
     }
+}
+
+#[cfg(not(ulid_flake_loom))]
+std::thread_local! {
+    /// The state word this thread last stored into a generator's, and that word's address
+    /// ([`Generator::last_stored`]). One slot for all generators: a thread that alternates
+    /// between two loads the word, as without it.
+    static LAST_STORED: Cell<(usize, u64)> = const { Cell::new((0, NO_ID_YET)) };
 }
 
 /// What a call has read when it comes to its compare-and-swap: the gate word, the clock's

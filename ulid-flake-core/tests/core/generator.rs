@@ -585,3 +585,51 @@ fn a_race_between_threads_is_no_rollback_even_with_a_zero_allowance() {
     );
     assert_eq!(generator.random_source().left(), 0);
 }
+
+/// Runs `generator.try_generate()` with `draws` on a thread of its own: its IDs are another
+/// thread's to the calls of the test's thread.
+fn next_on_another_thread(
+    generator: &Generator<ManualClock, ScriptedRandom>,
+    draws: &[u32],
+) -> Result<UlidFlake, Error> {
+    std::thread::scope(|scope| scope.spawn(|| next(generator, draws)).join().unwrap())
+}
+
+/// A thread's call starts from the ID it stored last, not from a load of the state word
+/// (`Generator::last_stored`). After another thread's ID that start is stale: its swap fails
+/// and the call goes on from the other thread's ID, so the IDs still strictly increase, and
+/// the thread starts from its own new ID the next time.
+#[test]
+fn a_call_goes_on_from_another_thread_s_id_not_from_its_own_last() {
+    let generator = scripted(|builder| builder, at(100));
+    let own = next(&generator, &[5]).unwrap();
+    assert_eq!(own, UlidFlake::from_parts(100, 5).unwrap());
+    let other = next_on_another_thread(&generator, &[0x10]).unwrap();
+    assert_eq!(other, UlidFlake::from_parts(100, 5 + 0x10).unwrap());
+    // From the thread's own last ID, 5 + 0x20; from the other thread's, 5 + 0x10 + 0x20.
+    let after = next(&generator, &[0x20]).unwrap();
+    assert_eq!(after, UlidFlake::from_parts(100, 5 + 0x10 + 0x20).unwrap());
+    let again = next(&generator, &[0x30]).unwrap();
+    assert_eq!(again, UlidFlake::from_parts(100, 5 + 0x10 + 0x20 + 0x30).unwrap());
+}
+
+/// A call whose start, the thread's last ID, would overflow its millisecond, while another
+/// thread has gone on into the next one: no `Overflow` from the stale start. What is not the
+/// common case is decided from the state word itself: the call continues in the other
+/// thread's millisecond, a rollback of 1 ms within the allowance.
+#[test]
+fn a_stale_start_that_would_overflow_is_no_overflow_when_another_thread_went_on() {
+    let generator = scripted(
+        |builder| builder.rollback_allowance(Duration::from_millis(5)),
+        at(100),
+    );
+    let own = next(&generator, &[FIELD_MAX - 0x10]).unwrap();
+    assert_eq!(own, UlidFlake::from_parts(100, FIELD_MAX - 0x10).unwrap());
+    clock(&generator).set(at(101));
+    let other = next_on_another_thread(&generator, &[0x105]).unwrap();
+    assert_eq!(other, UlidFlake::from_parts(101, 0x105).unwrap());
+    // This thread's reading lags the other's by a millisecond.
+    clock(&generator).set(at(100));
+    let after = next(&generator, &[0x20]).unwrap();
+    assert_eq!(after, UlidFlake::from_parts(101, 0x105 + 0x20).unwrap());
+}
