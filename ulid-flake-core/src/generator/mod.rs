@@ -20,12 +20,13 @@
 //! ID last, so that between it and the compare-and-swap there is only arithmetic, and a
 //! second thread rarely lands in that window (BENCHMARKS.md measures two threads on one
 //! generator). A call that then fails — on the clock, the lease gate or the field's
-//! maximum — leaves its draw unused. The last ID it starts from is the one this thread last
-//! stored, when it last stored into this generator, rather than a load: the swap checks it
-//! all the same, and on two threads a swap that fails brings the word's cache line over once,
-//! for writing, where a load and then the swap moved it twice (two threads on one generator:
-//! about a fifth faster, BENCHMARKS.md's twelfth set). Anything other than continuing the last
-//! ID's millisecond is decided from the word itself.
+//! maximum — leaves its draw unused. A single call starts from the ID this thread last
+//! stored, when the last generator it stored into is this one, rather than from a load: the
+//! swap checks it all the same, and on two threads a swap that fails brings the word's cache
+//! line over once, for writing, where a load and then the swap moved it twice (two threads on
+//! one generator: about a fifth faster, BENCHMARKS.md's twelfth set). Anything other than
+//! continuing the last ID's millisecond is decided from the word itself, and batches start
+//! from a load.
 //!
 //! The plain [`Generator::try_generate`] returns every error. [`Generator::generate`]
 //! (and `Generator::generate_async`, with the `tokio` feature) wait for the next

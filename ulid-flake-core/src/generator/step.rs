@@ -168,12 +168,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         })
     }
 
-    /// The state word as this thread last stored it, if it last stored into this generator
-    /// (else loaded): where the common case starts from. Any value is a sound start for a
-    /// compare-and-swap, which succeeds only if it is the word at that instant; a release, a
-    /// fork or another thread since then changed the word (every change makes it larger), and
-    /// the swap fails and returns it. So it is only a guess, and nothing but the common case
-    /// uses it: an error or a new millisecond is decided from the word itself.
+    /// Where the common case starts from: the state word as this thread last stored it, if
+    /// the last generator it stored into has this one's word address, else a load of the
+    /// word. It is a guess that the compare-and-swap checks: the swap succeeds only if the
+    /// word holds that value at that instant, and then the ID follows the word's value as a
+    /// load would have given it. After this thread's store the word never goes back (an ID
+    /// or a release moves it on; leaving a millisecond or a lease's floor moves it on or
+    /// leaves it), so a guess that another thread, a release or a fork has overtaken fails
+    /// its swap, and the call goes on from the value the swap returned. A generator built
+    /// anew at that address may decline the guess, fail its swap, or hold that very value, and
+    /// then the swap from it is sound for the same reason. Nothing but the common case uses
+    /// the guess: a new millisecond or an error is decided from the word itself.
     #[inline(always)]
     fn last_stored(&self) -> u64 {
         #[cfg(not(ulid_flake_loom))]
@@ -195,9 +200,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         let _ = value;
     }
 
-    /// The state word's address: which generator [`LAST_STORED`] is about. A generator
-    /// dropped and another built at the same address makes that guess wrong, and so only
-    /// its swap fail.
+    /// The state word's address: which generator [`LAST_STORED`] is about. For a generator
+    /// built anew at a dropped one's address, see [`Generator::last_stored`].
     #[inline(always)]
     fn word_address(&self) -> usize {
         core::ptr::from_ref(&*self.last).addr()
