@@ -295,8 +295,8 @@ mod tests {
     /// What makes the common case's start from the thread's last ID sound (see
     /// `Generator::last_stored`): after its first ID the state word never goes back, whatever
     /// writes it (IDs on a clock that jumps back and forth within the rollback allowance and
-    /// beyond, leaving a millisecond, a lease's floor, a release), and a release always moves
-    /// it on; so a word equal to a value stored before has not changed since.
+    /// beyond, leaving a millisecond, a lease's floor, a release), and an ID or a release
+    /// always moves it on; so a word equal to a value stored before has not changed since.
     #[test]
     fn after_its_first_id_the_state_word_never_goes_back() {
         for layout in [Layout::StandAlone, Layout::Scalable { scalability_id: 9 }] {
@@ -326,7 +326,13 @@ mod tests {
                             "{before:#x} -> {after:#x}"
                         );
                     }
-                    _ => ids += usize::from(generator.try_generate().is_ok()),
+                    _ => {
+                        if let Ok(id) = generator.try_generate() {
+                            assert!(before == NO_ID_YET || id.to_u64() > before, "{id:?}");
+                            assert_eq!(generator.last.load(Ordering::SeqCst), id.to_u64());
+                            ids += 1;
+                        }
+                    }
                 }
                 let after = generator.last.load(Ordering::SeqCst);
                 assert!(
