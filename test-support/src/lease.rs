@@ -121,6 +121,31 @@ impl Server {
         }
     }
 
+    /// The URL of `database` for a new login role (a user, on MySQL) that may do only
+    /// `privileges` on `object` (`GRANT privileges ON object`; on MySQL, a table of
+    /// `database`).
+    fn url_of_new_role(self, database: &str, privileges: &str, object: &str) -> String {
+        let role = unique_name("lease_role");
+        let password = "lease-only";
+        let grant = match self {
+            Self::Postgres | Self::PgBouncer => format!(
+                "CREATE ROLE {role} LOGIN PASSWORD '{password}'; \
+                 GRANT {privileges} ON {object} TO {role}"
+            ),
+            Self::Mysql => format!(
+                "CREATE USER '{role}'@'127.0.0.1' IDENTIFIED BY '{password}'; \
+                 CREATE USER '{role}'@'localhost' IDENTIFIED BY '{password}'; \
+                 GRANT {privileges} ON {database}.{object} \
+                 TO '{role}'@'127.0.0.1', '{role}'@'localhost'"
+            ),
+        };
+        self.client(database, &grant);
+        let url = self.url(database);
+        let (scheme, rest) = url.split_once("://").expect("a URL");
+        let (_, address) = rest.split_once('@').expect("user:password@");
+        format!("{scheme}://{role}:{password}@{address}")
+    }
+
     /// How many transactions of the sessions on `database` are open between statements, as
     /// the server sees them (another session's, never the client's own): those of one
     /// scenario, on its scratch database, not those of the others running beside it.
@@ -768,32 +793,12 @@ pub fn leases_with_only_select_insert_update(
     acquire: fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
 ) {
     let database = server.scratch_database();
-    let role = unique_name("lease_role");
-    let password = "lease-only";
-    let (dialect, grant) = match server {
-        Server::Postgres | Server::PgBouncer => (
-            Dialect::Postgres,
-            format!(
-                "CREATE ROLE {role} LOGIN PASSWORD '{password}'; \
-                 GRANT SELECT, INSERT, UPDATE ON ulid_flake_leases TO {role}"
-            ),
-        ),
-        Server::Mysql => (
-            Dialect::MySql,
-            format!(
-                "CREATE USER '{role}'@'127.0.0.1' IDENTIFIED BY '{password}'; \
-                 CREATE USER '{role}'@'localhost' IDENTIFIED BY '{password}'; \
-                 GRANT SELECT, INSERT, UPDATE ON {database}.ulid_flake_leases \
-                 TO '{role}'@'127.0.0.1', '{role}'@'localhost'"
-            ),
-        ),
+    let dialect = match server {
+        Server::Postgres | Server::PgBouncer => Dialect::Postgres,
+        Server::Mysql => Dialect::MySql,
     };
     server.client(&database, dialect.create_table().sql());
-    server.client(&database, &grant);
-    let url = server.url(&database);
-    let (scheme, rest) = url.split_once("://").expect("a URL");
-    let (_, address) = rest.split_once('@').expect("user:password@");
-    let url = format!("{scheme}://{role}:{password}@{address}");
+    let url = server.url_of_new_role(&database, "SELECT, INSERT, UPDATE", "ulid_flake_leases");
     let cannot_create = server.try_client_as(&url, "CREATE TABLE elsewhere (x INT)");
     assert!(cannot_create.is_err(), "the role may create tables");
 
@@ -805,6 +810,80 @@ pub fn leases_with_only_select_insert_update(
     let id = lease.generator().try_generate().unwrap();
     assert_eq!(Some(id.scalability_id()), lease.status().scalability_id);
     lease.release().unwrap();
+}
+
+/// How an adapter's first acquisition meets the database refusing it for good
+/// (`LeaseStore::is_refusal`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusals {
+    /// It fails at once: the adapter reads the error's SQLSTATE.
+    AtOnce,
+    /// It retries until its acquire timeout, then fails with the same error: the adapter's
+    /// errors carry no SQLSTATE.
+    AfterTheTimeout,
+}
+
+/// The database refusing a lease for good ends its first acquisition with the database's
+/// own message — a role with no right to create the missing lease table, then a wrong
+/// password — at once or after the acquire timeout, as `refusals` says of the adapter.
+pub fn refusals_end_the_first_acquisition(
+    server: Server,
+    acquire: fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+    refusals: Refusals,
+) {
+    let database = server.scratch_database();
+    // No table; on PostgreSQL (15 and later) a new role may not create one in `public`.
+    let (url, no_right, wrong_password) = match server {
+        Server::Postgres | Server::PgBouncer => (
+            server.url_of_new_role(&database, "CONNECT", &format!("DATABASE {database}")),
+            "permission denied for schema public",
+            "password authentication failed",
+        ),
+        Server::Mysql => (
+            // A right to another table, which lets the user use the database.
+            {
+                server.client(&database, "CREATE TABLE other (x INT)");
+                server.url_of_new_role(&database, "SELECT", "other")
+            },
+            "CREATE command denied",
+            "Access denied for user",
+        ),
+    };
+    let (credentials, address) = url.rsplit_once('@').expect("user:password@");
+    let (user, _) = credentials.rsplit_once(':').expect("user:password");
+    let wrong = format!("{user}:wrong@{address}");
+    let acquire_timeout = Duration::from_secs(4);
+    let options = || {
+        LeaseOptions::new(unique_name("lease")).timing(LeaseTiming {
+            acquire_timeout,
+            ..timing()
+        })
+    };
+    for (url, expected) in [(url.as_str(), no_right), (wrong.as_str(), wrong_password)] {
+        let started = Instant::now();
+        let error = acquire(url, options()).unwrap_err();
+        let took = started.elapsed();
+        // The database's message, at whatever depth the driver's error keeps it.
+        let mut messages = error.to_string();
+        let mut cause = std::error::Error::source(&error);
+        while let Some(error) = cause {
+            messages += &format!(": {error}");
+            cause = error.source();
+        }
+        assert!(
+            matches!(error, LeaseError::Database(_)) && messages.contains(expected),
+            "expected a database error saying {expected:?}, found {messages}"
+        );
+        match refusals {
+            Refusals::AtOnce => assert!(took < Duration::from_secs(2), "took {took:?}"),
+            // It gives up when its next retry would end past the timeout: up to one
+            // backoff (`retry_max`) before it.
+            Refusals::AfterTheTimeout => assert!(
+                took >= acquire_timeout - timing().retry_max,
+                "took {took:?}"
+            ),
+        }
+    }
 }
 
 /// The libfaketime library that fakes a replica's wall clock (`scripts/install-build-deps.sh`
@@ -1165,15 +1244,16 @@ fn watch_holder(
 /// runs them as a step of their own, by that name, in lanes of a server picked by the start
 /// of each test's name: `postgres_`, `pgbouncer_` or `mysql_`): `acquire` is how the adapter leases
 /// (`fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>`, the URL telling the
-/// server). Expands to the replica (`lease_child`, ignored) and one test per scenario and
-/// server: on every server, or on those listed after a `;` (`postgres` — directly and through
-/// PgBouncer — and `mysql`).
+/// server), and `refusals` how its first acquisition meets a refusal (a [`Refusals`] variant).
+/// Expands to the replica (`lease_child`, ignored) and one test per scenario and server: on
+/// every server, or on those listed after a `;` (`postgres` — directly and through PgBouncer —
+/// and `mysql`).
 #[macro_export]
 macro_rules! lease_tests {
-    ($acquire:path) => {
-        $crate::lease_tests!($acquire; postgres, mysql);
+    ($acquire:path, $refusals:ident) => {
+        $crate::lease_tests!($acquire, $refusals; postgres, mysql);
     };
-    ($acquire:path; $($server:ident),+) => {
+    ($acquire:path, $refusals:ident; $($server:ident),+) => {
         /// Not a test of its own: the replica the scenarios run (hence ignored).
         #[test]
         #[ignore = "run in a child process by the lease tests"]
@@ -1192,9 +1272,9 @@ macro_rules! lease_tests {
             command
         }
 
-        $($crate::lease_tests!(@$server $acquire);)+
+        $($crate::lease_tests!(@$server $acquire, $refusals);)+
     };
-    (@postgres $acquire:path) => {
+    (@postgres $acquire:path, $refusals:ident) => {
         #[test]
         fn postgres_survives_killed_connections_and_partitions_without_duplicates() {
             $crate::lease::kill_partition_and_take($crate::lease::Server::Postgres, child);
@@ -1234,6 +1314,13 @@ macro_rules! lease_tests {
         }
 
         #[test]
+        fn postgres_refusals_end_the_first_acquisition() {
+            let refusals = $crate::lease::Refusals::$refusals;
+            let server = $crate::lease::Server::Postgres;
+            $crate::lease::refusals_end_the_first_acquisition(server, $acquire, refusals);
+        }
+
+        #[test]
         fn postgres_refuses_ids_in_use() {
             $crate::lease::ids_in_use_are_refused($crate::lease::Server::Postgres, $acquire);
         }
@@ -1243,7 +1330,7 @@ macro_rules! lease_tests {
             $crate::lease::ids_in_use_are_refused($crate::lease::Server::PgBouncer, $acquire);
         }
     };
-    (@mysql $acquire:path) => {
+    (@mysql $acquire:path, $refusals:ident) => {
         #[test]
         fn mysql_survives_killed_connections_and_partitions_without_duplicates() {
             $crate::lease::kill_partition_and_take($crate::lease::Server::Mysql, child);
@@ -1275,6 +1362,13 @@ macro_rules! lease_tests {
         fn mysql_leases_with_only_select_insert_update() {
             let server = $crate::lease::Server::Mysql;
             $crate::lease::leases_with_only_select_insert_update(server, $acquire);
+        }
+
+        #[test]
+        fn mysql_refusals_end_the_first_acquisition() {
+            let refusals = $crate::lease::Refusals::$refusals;
+            let server = $crate::lease::Server::Mysql;
+            $crate::lease::refusals_end_the_first_acquisition(server, $acquire, refusals);
         }
 
         #[test]

@@ -22,8 +22,10 @@ use ulid_flake_core::lease::{LeaseError, LeaseOptions, ScalabilityIdLease};
 ///
 /// # Errors
 ///
-/// [`LeaseError::Database`] for a database that failed for the whole acquisition timeout;
-/// the other [`LeaseError`]s as [`ScalabilityIdLease::acquire`].
+/// [`LeaseError::Database`] for a database that failed for the whole acquisition timeout,
+/// a refusal included: a wrong password or no right to the lease table is retried like any
+/// failure, since Diesel's errors carry no SQLSTATE to tell it apart (the sqlx adapter fails
+/// at once); the other [`LeaseError`]s as [`ScalabilityIdLease::acquire`].
 ///
 /// ```no_run
 /// use ulid_flake_diesel::lease::LeaseOptions;

@@ -10,7 +10,9 @@ use sqlx::mysql::{MySqlConnectOptions, MySqlConnection};
 #[cfg(feature = "postgres")]
 use sqlx::postgres::{PgConnectOptions, PgConnection};
 use sqlx::{Connection, Row};
-use ulid_flake_core::lease::sql::{Dialect, LeaseDatabase, Param, SqlLeaseStore, Statement};
+use ulid_flake_core::lease::sql::{
+    Dialect, LeaseDatabase, Param, SqlLeaseStore, Statement, is_refusal_sqlstate,
+};
 use ulid_flake_core::lease::{LeaseError, LeaseOptions, ScalabilityIdLease};
 
 /// Leases a scalability id from PostgreSQL at `url`, directly or through any pooler
@@ -20,8 +22,11 @@ use ulid_flake_core::lease::{LeaseError, LeaseOptions, ScalabilityIdLease};
 ///
 /// # Errors
 ///
-/// [`LeaseError::Database`] for a bad URL or a database that failed for the whole
-/// acquisition timeout; the other [`LeaseError`]s as [`ScalabilityIdLease::acquire`].
+/// [`LeaseError::Database`] for a bad URL, a database that failed for the whole
+/// acquisition timeout, or one that refused the lease for good — a wrong password, a
+/// missing database, no right to the lease table (its SQLSTATE says so:
+/// [`is_refusal_sqlstate`]) — at once; the other [`LeaseError`]s as
+/// [`ScalabilityIdLease::acquire`].
 ///
 /// ```no_run
 /// use ulid_flake_sqlx::lease::LeaseOptions;
@@ -257,5 +262,13 @@ impl LeaseDatabase for SqlxLeaseDatabase {
                 Session::MySql(conn) => query!(statement).fetch_one(conn).await?.try_get(0),
             }
         })
+    }
+
+    /// An error the server answered with, whose SQLSTATE is a refusal
+    /// ([`is_refusal_sqlstate`]): a wrong password, a missing database, no right to the
+    /// table. The lease's first acquisition then fails at once.
+    fn is_refusal(&self, error: &sqlx::Error) -> bool {
+        matches!(error, sqlx::Error::Database(error)
+            if error.code().is_some_and(|code| is_refusal_sqlstate(&code)))
     }
 }

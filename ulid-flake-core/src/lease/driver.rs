@@ -263,7 +263,8 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     }
 
     /// The first acquisition, on the caller's thread: until an id is held, every id is taken,
-    /// or the database has failed for the acquisition timeout.
+    /// the database has refused the store for good ([`LeaseStore::is_refusal`]), or it has
+    /// failed for the acquisition timeout.
     pub(crate) fn acquire_first(&mut self) -> Result<(), LeaseError> {
         let started = self.monotonic();
         loop {
@@ -277,6 +278,13 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                     });
                 }
                 Outcome::Failed | Outcome::Lost => {}
+            }
+            // Set by this step if it failed: an earlier refusal would have ended the loop.
+            if let Some(refusal) = self
+                .last_failure
+                .take_if(|error| self.store.is_refusal(error))
+            {
+                return Err(LeaseError::Database(Box::new(refusal)));
             }
             if self.monotonic().saturating_sub(started) + wait > self.shared.timing.acquire_timeout
             {

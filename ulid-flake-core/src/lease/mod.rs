@@ -269,6 +269,36 @@ pub trait LeaseStore: Send + 'static {
     ///
     /// The database's error.
     fn database_time(&mut self, timeout: Duration) -> Result<i64, Self::Error>;
+
+    /// Whether `error` is the database refusing this store for good — a wrong password, a
+    /// database that does not exist, no right to the lease table — which no retry mends:
+    /// [`ScalabilityIdLease::acquire`] then fails with it at once instead of retrying for
+    /// its [`acquire_timeout`](LeaseTiming::acquire_timeout). A lease already held retries
+    /// every error alike until its deadline. None is, unless the store says so.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use ulid_flake_core::lease::{LeaseRequest, LeaseStore};
+    /// struct NoRight;
+    ///
+    /// impl LeaseStore for NoRight {
+    ///     type Error = std::io::Error;
+    ///     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+    ///         Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "no right to the table"))
+    ///     }
+    ///     # fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> { Ok(false) }
+    ///     # fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> { Ok(()) }
+    ///     # fn database_time(&mut self, _: Duration) -> Result<i64, Self::Error> { Ok(0) }
+    ///     // ...
+    ///     fn is_refusal(&self, error: &Self::Error) -> bool {
+    ///         error.kind() == std::io::ErrorKind::PermissionDenied
+    ///     }
+    /// }
+    /// ```
+    fn is_refusal(&self, error: &Self::Error) -> bool {
+        let _ = error;
+        false
+    }
 }
 
 /// The timing of a lease; see the [module docs](self) for how they bound each other.
@@ -302,8 +332,9 @@ pub struct LeaseTiming {
     /// The longest wait between attempts.
     pub retry_max: Duration,
     /// How long [`ScalabilityIdLease::acquire`] keeps trying when the database fails (not when
-    /// every id is taken, which fails at once). A store that cannot bound its calls (Diesel's)
-    /// may exceed it while a server hangs.
+    /// every id is taken, nor when the store says the database refused it for good
+    /// ([`LeaseStore::is_refusal`]): both fail at once). A store that cannot bound its calls
+    /// (Diesel's) may exceed it while a server hangs.
     pub acquire_timeout: Duration,
 }
 
@@ -576,7 +607,8 @@ pub enum LeaseError {
     /// [`Error::DefaultGeneratorAlreadySet`] (one is in place already) or
     /// [`Error::ScalabilityIdConfiguredTwice`] (the environment variable is set).
     Install(Error),
-    /// The database failed for the whole acquisition timeout; this is its last error.
+    /// The database failed for the whole acquisition timeout, or refused the lease for good
+    /// ([`LeaseStore::is_refusal`]); this is its last error.
     Database(Box<dyn core::error::Error + Send + Sync>),
 }
 
@@ -647,7 +679,8 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     ///
     /// [`LeaseError::AllTaken`] when another holder has every id of the range;
     /// [`LeaseError::Database`] when the database failed for the whole
-    /// [`acquire_timeout`](LeaseTiming::acquire_timeout);
+    /// [`acquire_timeout`](LeaseTiming::acquire_timeout), or refused the store for good
+    /// ([`LeaseStore::is_refusal`]: at once);
     /// [`LeaseError::InvalidNamespace`], [`LeaseError::InvalidIds`],
     /// [`LeaseError::InvalidTiming`] and [`LeaseError::Generator`] for bad options.
     ///

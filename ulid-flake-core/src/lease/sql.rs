@@ -458,6 +458,44 @@ pub trait LeaseDatabase: Sized + Send + 'static {
         statement: &Statement<'_>,
         timeout: Duration,
     ) -> Result<i64, Self::Error>;
+
+    /// Whether `error` is the database refusing the lease for good, as
+    /// [`LeaseStore::is_refusal`] describes: a driver that reads the error's SQLSTATE
+    /// answers with [`is_refusal_sqlstate`]. None is, unless the adapter says so.
+    ///
+    /// ```
+    /// use ulid_flake_core::lease::sql::is_refusal_sqlstate;
+    ///
+    /// // What sqlx's adapter does with `sqlx::Error::Database(error)`'s `error.code()`:
+    /// let code = Some("42501"); // insufficient_privilege
+    /// assert!(code.is_some_and(is_refusal_sqlstate));
+    /// ```
+    fn is_refusal(&self, error: &Self::Error) -> bool {
+        let _ = error;
+        false
+    }
+}
+
+/// Whether a database error's SQLSTATE says the lease can never work as configured, so that
+/// its first acquisition fails at once ([`LeaseStore::is_refusal`]): authorization refused
+/// (class `28`: a wrong password or user), a database that does not exist (class `3D`), or
+/// no right to what the lease runs (PostgreSQL's `42501`; MySQL's `42000`, which it also
+/// gives a syntax error, which no retry mends either).
+///
+/// Not a refusal: a table that is missing or already exists (`42P01`, `42P07`, `42S02`,
+/// `42S01`: the store creates it, or another replica just did), and every other class —
+/// connections, timeouts, deadlocks, serialization failures — which a retry may mend.
+///
+/// ```
+/// use ulid_flake_core::lease::sql::is_refusal_sqlstate;
+///
+/// assert!(is_refusal_sqlstate("28P01")); // PostgreSQL: password authentication failed
+/// assert!(is_refusal_sqlstate("42000")); // MySQL: CREATE command denied
+/// assert!(!is_refusal_sqlstate("42P01")); // undefined table: created on the next attempt
+/// assert!(!is_refusal_sqlstate("40001")); // a serialization failure: retried
+/// ```
+pub fn is_refusal_sqlstate(sqlstate: &str) -> bool {
+    matches!(sqlstate.get(..2), Some("28" | "3D")) || matches!(sqlstate, "42501" | "42000")
 }
 
 /// The [`LeaseStore`] of an SQL database: the protocol's statements run through an adapter's
@@ -546,6 +584,10 @@ impl<D: LeaseDatabase> SqlLeaseStore<D> {
 
 impl<D: LeaseDatabase> LeaseStore for SqlLeaseStore<D> {
     type Error = D::Error;
+
+    fn is_refusal(&self, error: &Self::Error) -> bool {
+        self.database.is_refusal(error)
+    }
 
     fn take(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
         let timeout = request.timeout;

@@ -14,4 +14,4 @@ fn acquire(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLease, Lease
     }
 }
 
-ulid_flake_test_support::lease_tests!(acquire);
+ulid_flake_test_support::lease_tests!(acquire, AfterTheTimeout);

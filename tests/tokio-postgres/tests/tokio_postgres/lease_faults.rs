@@ -9,4 +9,4 @@ fn acquire(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLease, Lease
     ScalabilityIdLease::acquire(TokioPostgresLeaseStore::postgres(url)?, options)
 }
 
-ulid_flake_test_support::lease_tests!(acquire; postgres);
+ulid_flake_test_support::lease_tests!(acquire, AtOnce; postgres);

@@ -9,7 +9,9 @@ use std::time::Duration;
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, NoTls};
 use ulid_flake_core::lease::LeaseError;
-use ulid_flake_core::lease::sql::{Dialect, LeaseDatabase, Param, SqlLeaseStore, Statement};
+use ulid_flake_core::lease::sql::{
+    Dialect, LeaseDatabase, Param, SqlLeaseStore, Statement, is_refusal_sqlstate,
+};
 
 /// The lease store of tokio-postgres.
 pub(crate) type TokioPostgresLeaseStore = SqlLeaseStore<TokioPostgres>;
@@ -115,5 +117,13 @@ impl LeaseDatabase for TokioPostgres {
                 .map(|row| row.try_get(0).map_err(io::Error::other)))
         })?
         .unwrap_or_else(|| Err(io::Error::other("expected one row, found none")))
+    }
+
+    fn is_refusal(&self, error: &io::Error) -> bool {
+        error
+            .get_ref()
+            .and_then(|error| error.downcast_ref::<tokio_postgres::Error>())
+            .and_then(tokio_postgres::Error::code)
+            .is_some_and(|code| is_refusal_sqlstate(code.code()))
     }
 }

@@ -78,6 +78,8 @@ struct Row {
 enum Fault {
     /// Fails at once.
     Error,
+    /// Fails at once, refused for good ([`LeaseStore::is_refusal`]).
+    Refused,
     /// Runs on the database after `before`, and its answer arrives `after` later.
     Slow { before: Duration, after: Duration },
     /// Runs on the database at once; the holder's wall clock then steps by `by_ms`, and the
@@ -143,6 +145,12 @@ impl Table {
         };
         let (before, after) = match fault {
             Some(Fault::Error) => return Err(std::io::Error::other("connection reset")),
+            Some(Fault::Refused) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    "permission denied for table ulid_flake_leases",
+                ));
+            }
             Some(Fault::Slow { before, after }) => (before, after),
             Some(Fault::StepWall { by_ms, after }) => {
                 self.clock.step_wall(by_ms);
@@ -199,6 +207,10 @@ impl LeaseStore for Table {
 
     fn database_time(&mut self, _: Duration) -> Result<i64, Self::Error> {
         self.run("time", |_, now| now)
+    }
+
+    fn is_refusal(&self, error: &Self::Error) -> bool {
+        error.kind() == std::io::ErrorKind::PermissionDenied
     }
 }
 
@@ -514,6 +526,51 @@ fn a_database_down_for_the_acquire_timeout_fails_with_its_error() {
         "{:?}",
         clock.elapsed()
     );
+}
+
+#[test]
+fn a_refusal_fails_the_first_acquisition_at_once_with_its_error() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    table.fault_next(Fault::Error);
+    table.fault_next(Fault::Refused);
+    let mut driver = driver(&clock, &table, 0..=0);
+
+    let error = driver.acquire_first().unwrap_err();
+
+    assert_eq!(
+        error.to_string(),
+        "lease database error: permission denied for table ulid_flake_leases"
+    );
+    // The error before it was retried (after 50 ms, less up to a quarter); the refusal not.
+    assert_eq!(table.state().calls, ["take", "renew"]);
+    assert!(
+        (Duration::from_millis(37)..=Duration::from_millis(50)).contains(&clock.elapsed()),
+        "{:?}",
+        clock.elapsed()
+    );
+}
+
+#[test]
+fn a_refused_renewal_is_retried_until_the_deadline_like_any_error() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 3..=3);
+    driver.acquire_first().unwrap();
+    clock.advance(Duration::from_millis(400));
+    table.fault_next(Fault::Refused);
+
+    let (outcome, wait) = driver.step();
+
+    assert_eq!(outcome, Outcome::Held);
+    assert!(wait <= Duration::from_millis(50), "{wait:?}");
+    clock.advance(wait);
+    assert_eq!(driver.step().0, Outcome::Held);
+    assert_eq!(
+        table.state().calls,
+        ["take", "time", "renew", "renew", "time"]
+    );
+    assert_eq!(driver.shared.record().state, Some(LeaseState::Held));
 }
 
 #[test]
