@@ -183,8 +183,9 @@ pub(crate) fn encode_prefixed<'b>(
 /// The integer forms, the readings and the time methods of an ID type, as [`UlidFlake`]'s:
 /// `MIN`, `MAX`, `to_u64`, `to_i64`, `from_u64`, `from_i64`, `to_bytes`, `from_bytes`,
 /// `ms_since_epoch`, `randomness`, `scalable_randomness`, `scalability_id`, `unix_ms` (all
-/// `const`), `to_moment`, `from_moment` and `range_for`. The type
-/// must have `const fn from_ulid_flake` and `const fn to_ulid_flake` of its own.
+/// `const`), `to_moment`, `from_moment` and `range_for`; with this crate's `alloc`, `to_hex`,
+/// `to_bin` and `From<_> for String` ([`__id_alloc_methods!`](crate::__id_alloc_methods)).
+/// The type must have `const fn from_ulid_flake` and `const fn to_ulid_flake` of its own.
 ///
 /// Not public API: `PrefixedId<T>` and `newtype!` keys take theirs from here (`Id<T>` has
 /// them written out, with examples).
@@ -192,6 +193,8 @@ pub(crate) fn encode_prefixed<'b>(
 #[macro_export]
 macro_rules! __id_methods {
     ([$($generics:tt)*] $ty:ty) => {
+        $crate::__id_alloc_methods!([$($generics)*] $ty);
+
         #[allow(dead_code)]
         impl<$($generics)*> $ty {
             /// The smallest ID, `0000000000000` after the prefix if any.
@@ -323,4 +326,53 @@ macro_rules! __id_methods {
             }
         }
     };
+}
+
+/// `to_hex`, `to_bin` and `From<_> for String` of an ID type, as [`Id<T>`](Id)'s, where this
+/// crate has `alloc`; nothing where it has not (a `cfg` inside [`__id_methods!`] would test
+/// the features of the crate that calls `newtype!`, not this one's).
+///
+/// Not public API.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __id_alloc_methods {
+    ([$($generics:tt)*] $ty:ty) => {
+        #[allow(dead_code)]
+        impl<$($generics)*> $ty {
+            /// The hexadecimal form of the integer: `0x` and uppercase digits, without
+            /// padding (and without a prefix), as `UlidFlake::to_hex`.
+            pub fn to_hex(self) -> $crate::__private::String {
+                self.to_ulid_flake().to_hex()
+            }
+
+            /// The binary form of the integer: `0b` and the digits, without padding, as
+            /// `UlidFlake::to_bin`.
+            pub fn to_bin(self) -> $crate::__private::String {
+                self.to_ulid_flake().to_bin()
+            }
+        }
+
+        impl<$($generics)*> ::core::convert::From<$ty> for $crate::__private::String {
+            /// The ID's text, as `to_string` gives it.
+            fn from(id: $ty) -> Self {
+                $crate::__private::id_text(id)
+            }
+        }
+    };
+}
+
+/// Without `alloc`: no method that returns a `String`.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __id_alloc_methods {
+    ([$($generics:tt)*] $ty:ty) => {};
+}
+
+/// The text of `id`, as `Display` writes it.
+#[cfg(feature = "alloc")]
+pub fn id_text<I: IdType>(id: I) -> alloc::string::String {
+    let mut buf = [0; crate::MAX_PREFIXED_LEN];
+    encode(id, &mut buf).into()
 }

@@ -51,9 +51,9 @@ macro_rules! ulid_flake {
 /// Defines a key type of your own over [`UlidFlake`](crate::UlidFlake): `struct UserId(pub
 /// UlidFlake)`, for those who prefer one type per key to `Id<User>`. It can do what every ID
 /// type of this crate can: the readings, conversions, formats and verbs listed below (those
-/// of [`Id<T>`](crate::Id) but `cast`, `to_hex`, `to_bin` and `From<Key> for String`:
-/// `{:x}`, `{:b}` and `to_string` give the same), and every integration that is on. Its
-/// methods are `#[allow(dead_code)]`, so that a key need not use them all: a crate that
+/// of [`Id<T>`](crate::Id) but `cast`, for a key has no entity parameter to change: another
+/// key of the same value is `OtherId::from_ulid_flake(id.to_ulid_flake())`), and every
+/// integration that is on. Its methods are `#[allow(dead_code)]`, so that a key need not use them all: a crate that
 /// forbids `dead_code` cannot call `newtype!`.
 ///
 /// ```
@@ -69,6 +69,8 @@ macro_rules! ulid_flake {
 /// assert_eq!(UserId::try_from(14_246_757_444_195_114_u64)?, id);
 /// assert!(UserId::try_from(-5_i64).is_err());
 /// assert_eq!(id.ms_since_epoch(), 14_246_757_444_195_114 >> 20);
+/// assert_eq!(id.to_hex(), "0x329D59B4A9932A");
+/// assert_eq!(String::from(id), "00CMXB6TAK4SA");
 /// assert!(UserId::generate()? > id);
 /// # #[cfg(feature = "serde")]
 /// assert_eq!(serde_json::to_string(&id).unwrap(), r#""00CMXB6TAK4SA""#);

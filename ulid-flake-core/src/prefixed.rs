@@ -196,6 +196,29 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
         self.id
     }
 
+    /// The same value as the prefixed ID of another entity, as [`Id::cast`]: its text takes
+    /// that entity's prefix.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// struct Profile; // one per user, keyed by the user's ID
+    /// impl Prefix for Profile {
+    ///     const PREFIX: &'static str = "profile";
+    /// }
+    /// let user: PrefixedId<User> = "user_00CMXB6TAK4SA".parse()?;
+    /// let profile: PrefixedId<Profile> = user.cast();
+    /// assert_eq!(profile.to_string(), "profile_00CMXB6TAK4SA");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn cast<U: Prefix + ?Sized>(self) -> PrefixedId<U> {
+        PrefixedId::from_id(self.id.cast())
+    }
+
     /// The untyped Ulid-Flake.
     pub const fn to_ulid_flake(self) -> UlidFlake {
         self.id.value
@@ -438,14 +461,5 @@ impl<T: Prefix + ?Sized> TryFrom<u64> for PrefixedId<T> {
     /// [`PrefixedId::from_u64`].
     fn try_from(value: u64) -> Result<Self, Error> {
         Self::from_u64(value)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<T: Prefix + ?Sized> From<PrefixedId<T>> for alloc::string::String {
-    /// The prefixed text, as `to_string` gives it.
-    fn from(id: PrefixedId<T>) -> Self {
-        let mut buf = [0; MAX_PREFIXED_LEN];
-        id.encode(&mut buf).into()
     }
 }

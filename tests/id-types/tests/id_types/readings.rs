@@ -49,6 +49,9 @@ macro_rules! cell {
             "329d59b4a9932a 0x329D59B4A9932A 624725466452311452"
         );
         assert_eq!(format!("{id:b}").len(), 54);
+        assert_eq!(id.to_hex(), "0x329D59B4A9932A");
+        assert_eq!(id.to_bin(), format!("0b{id:b}"));
+        assert_eq!(String::from(id), $text);
         assert!(<$ty>::generate().unwrap() > id);
         assert!(<$ty>::try_generate().unwrap() > id);
         assert!(<$ty>::new() > id);
