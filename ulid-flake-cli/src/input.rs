@@ -50,6 +50,12 @@ pub(crate) enum InputError {
     },
     /// An integer that does not even fit 64 bits, so the library cannot be asked about it.
     TooLarge,
+    /// Text with a `_` whose part before it is no entity prefix (`User_…`); the library
+    /// reads it as a prefix where none belongs ([`Error::WrongPrefix`]).
+    InvalidPrefix {
+        /// The part up to and including the `_`, escaped.
+        found: String,
+    },
 }
 
 impl fmt::Display for InputError {
@@ -81,6 +87,11 @@ impl fmt::Display for InputError {
                 f,
                 "value out of range: expected 0..={}, found a number above 64 bits",
                 i64::MAX
+            ),
+            Self::InvalidPrefix { ref found } => write!(
+                f,
+                "invalid entity prefix: expected a lowercase ASCII letter, up to 30 lowercase \
+                 letters and digits and `_`, or no prefix, found `{found}`"
             ),
         }
     }
@@ -142,7 +153,14 @@ pub(crate) fn parse_prefixed(text: &[u8], form: Form) -> Result<Prefixed<'_>, In
         Form::Integer | Form::Hex => None,
     };
     let Some((prefix, rest)) = split else {
-        return parse(text, form).map(|id| (None, id));
+        return parse(text, form)
+            .map(|id| (None, id))
+            .map_err(|error| match error {
+                InputError::Id(Error::WrongPrefix { found_len, .. }) => InputError::InvalidPrefix {
+                    found: text[..usize::from(found_len)].escape_ascii().to_string(),
+                },
+                error => error,
+            });
     };
     let offset = prefix.len() + 1;
     match UlidFlake::parse_ascii(rest) {
@@ -322,14 +340,16 @@ mod tests {
             }))
         );
         // Not a prefix: uppercase, a leading digit, an empty one; and not for integers.
-        for text in [
-            "User_00CMXB6TAK4SA",
-            "1user_00CMXB6TAK4SA",
-            "_00CMXB6TAK4SA",
+        for (text, found) in [
+            ("User_00CMXB6TAK4SA", "User_"),
+            ("1user_00CMXB6TAK4SA", "1user_"),
+            ("_00CMXB6TAK4SA", "_"),
         ] {
             assert_eq!(
                 parse_prefixed(text.as_bytes(), Form::Auto),
-                Err(InputError::Id(Error::InvalidLength { found: text.len() })),
+                Err(InputError::InvalidPrefix {
+                    found: found.into()
+                }),
                 "{text}"
             );
         }

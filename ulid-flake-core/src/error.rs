@@ -174,7 +174,8 @@ pub enum Error {
     /// The found prefix is kept inline, so that the error stays `Copy` and heap-free: its
     /// first [`FOUND_PREFIX_BYTES`](Error::FOUND_PREFIX_BYTES) bytes and its length.
     WrongPrefix {
-        /// The entity's prefix, without the `_` (`"user"`): its [`Prefix::PREFIX`](crate::Prefix::PREFIX).
+        /// The entity's prefix, without the `_` (`"user"`): its [`Prefix::PREFIX`](crate::Prefix::PREFIX);
+        /// empty for a type without one, given text with a `_` and not 13 bytes long.
         expected: &'static str,
         /// The first bytes of the prefix that was found, up to and including its first `_`
         /// (`b"post_"`), zero-padded: the text is `&found[..found_len.min(16)]`.
@@ -189,6 +190,39 @@ impl Error {
     /// How many bytes of a wrong prefix [`Error::WrongPrefix`] keeps: enough for
     /// `organization_`, and few enough that the error is no larger than before it existed.
     pub const FOUND_PREFIX_BYTES: usize = 16;
+
+    /// The [`Error::WrongPrefix`] for `text`, which does not start with `expected` and `_`
+    /// (`expected` empty: a type without a prefix, given text with a `_`).
+    #[cold]
+    pub(crate) const fn wrong_prefix(expected: &'static str, text: &[u8]) -> Self {
+        let mut found = [0; Self::FOUND_PREFIX_BYTES];
+        let mut index = 0;
+        while index < text.len() {
+            if index < Self::FOUND_PREFIX_BYTES {
+                found[index] = text[index];
+            }
+            index += 1;
+            if text[index - 1] == b'_' {
+                break;
+            }
+        }
+        // With no `_` in the text, no prefix was found.
+        let found_len = if index > 0 && text[index - 1] == b'_' {
+            index
+        } else {
+            found = [0; Self::FOUND_PREFIX_BYTES];
+            0
+        };
+        Self::WrongPrefix {
+            expected,
+            found,
+            found_len: if found_len > u16::MAX as usize {
+                u16::MAX
+            } else {
+                found_len as u16
+            },
+        }
+    }
 }
 
 impl fmt::Display for Error {
@@ -332,7 +366,11 @@ impl fmt::Display for Error {
                 found,
                 found_len,
             } => {
-                write!(f, "wrong prefix: expected `{expected}_`, found ")?;
+                if expected.is_empty() {
+                    f.write_str("wrong prefix: expected none (the bare 13 characters), found ")?;
+                } else {
+                    write!(f, "wrong prefix: expected `{expected}_`, found ")?;
+                }
                 let len = usize::from(found_len);
                 if len == 0 {
                     return f.write_str("none (no `_` in the text)");

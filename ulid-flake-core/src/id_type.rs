@@ -116,31 +116,15 @@ pub(crate) fn parse_prefixed(
         .strip_prefix(prefix.as_bytes())
         .and_then(|rest| rest.strip_prefix(b"_"))
     else {
-        return Err(wrong_prefix(prefix, text));
+        return Err(Error::wrong_prefix(prefix, text));
     };
-    UlidFlake::parse_ascii(rest).map_err(|error| match error {
+    UlidFlake::parse_bare(rest).map_err(|error| match error {
         Error::InvalidCharacter { index, found } => Error::InvalidCharacter {
             index: index + prefix.len() + 1,
             found,
         },
         error => error,
     })
-}
-
-/// The [`Error::WrongPrefix`] for a text that does not start with `expected` and `_`.
-fn wrong_prefix(expected: &'static str, text: &[u8]) -> Error {
-    let found_len = text
-        .iter()
-        .position(|&byte| byte == b'_')
-        .map_or(0, |at| at + 1);
-    let mut found = [0; Error::FOUND_PREFIX_BYTES];
-    let kept = found_len.min(Error::FOUND_PREFIX_BYTES);
-    found[..kept].copy_from_slice(&text[..kept]);
-    Error::WrongPrefix {
-        expected,
-        found,
-        found_len: u16::try_from(found_len).unwrap_or(u16::MAX),
-    }
 }
 
 /// Writes an ID's text into `buf` and returns it, without allocating: what its `Display`

@@ -519,6 +519,26 @@ impl LiteralError {
                 }
                 message.push_u128(found.unsigned_abs());
             }
+            // `parse_str`'s is for a type without a prefix: `expected` is empty, and the
+            // prefix found ends in a `_` within 32 bytes.
+            Error::WrongPrefix {
+                found, found_len, ..
+            } => {
+                message.push_str("wrong prefix: expected none (the bare 13 characters), found `");
+                let len = found_len as usize;
+                let mut index = 0;
+                while index < len && index < Error::FOUND_PREFIX_BYTES {
+                    message.push_ascii_escaped(found[index]);
+                    index += 1;
+                }
+                if len > Error::FOUND_PREFIX_BYTES {
+                    message.push_str("…` (");
+                    message.push_u128(len as u128);
+                    message.push_str(" bytes)");
+                } else {
+                    message.push_str("`");
+                }
+            }
             // `parse_str` returns no other error.
             _ => message.push_str("not a Ulid-Flake"),
         }
@@ -563,25 +583,42 @@ impl LiteralError {
     /// `byte` in hexadecimal: two upper-case digits, or lower-case ones without leading zeros.
     const fn push_hex(&mut self, byte: u8, padded_upper: bool) {
         const UPPER: &[u8; 16] = b"0123456789ABCDEF";
-        const LOWER: &[u8; 16] = b"0123456789abcdef";
         if padded_upper {
             self.push_bytes(&[UPPER[(byte >> 4) as usize], UPPER[(byte & 0xF) as usize]]);
         } else if byte >= 0x10 {
-            self.push_bytes(&[LOWER[(byte >> 4) as usize], LOWER[(byte & 0xF) as usize]]);
+            self.push_bytes(&[
+                HEX_LOWER[(byte >> 4) as usize],
+                HEX_LOWER[(byte & 0xF) as usize],
+            ]);
         } else {
-            self.push_bytes(&[LOWER[byte as usize]]);
+            self.push_bytes(&[HEX_LOWER[byte as usize]]);
         }
     }
 
-    /// An ASCII byte as `char::escape_debug` writes it.
-    const fn push_escaped(&mut self, byte: u8) {
+    /// A byte as `<[u8]>::escape_ascii` writes it.
+    const fn push_ascii_escaped(&mut self, byte: u8) {
         match byte {
             b'\t' => self.push_str("\\t"),
             b'\r' => self.push_str("\\r"),
             b'\n' => self.push_str("\\n"),
-            b'\0' => self.push_str("\\0"),
             b'\\' | b'\'' | b'"' => self.push_bytes(&[b'\\', byte]),
             0x20..=0x7E => self.push_bytes(&[byte]),
+            _ => {
+                self.push_str("\\x");
+                self.push_bytes(&[
+                    HEX_LOWER[(byte >> 4) as usize],
+                    HEX_LOWER[(byte & 0xF) as usize],
+                ]);
+            }
+        }
+    }
+
+    /// An ASCII byte as `char::escape_debug` writes it: as `escape_ascii`, but for `\0` and
+    /// the other control bytes.
+    const fn push_escaped(&mut self, byte: u8) {
+        match byte {
+            b'\0' => self.push_str("\\0"),
+            b'\t' | b'\r' | b'\n' | 0x20..=0x7E => self.push_ascii_escaped(byte),
             _ => {
                 self.push_str("\\u{");
                 self.push_hex(byte, false);
@@ -590,6 +627,9 @@ impl LiteralError {
         }
     }
 }
+
+/// Lower-case hexadecimal digits.
+const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
 
 #[cfg(all(test, feature = "alloc"))]
 mod tests {
@@ -631,6 +671,15 @@ mod tests {
     }
 
     #[test]
+    fn the_message_names_a_prefix_where_none_belongs() {
+        assert_eq!(
+            message("\"user_00CMXB6TAK4SA\""),
+            "invalid Ulid-Flake literal \"user_00CMXB6TAK4SA\": wrong prefix: expected none \
+             (the bare 13 characters), found `user_`"
+        );
+    }
+
+    #[test]
     fn the_message_names_the_wrong_length() {
         assert_eq!(
             message("\"00CMXB6TAK4S\""),
@@ -653,6 +702,15 @@ mod tests {
         ];
         for found in 0..=u8::MAX {
             errors.push(Error::InvalidCharacter { index: 7, found });
+            errors.push(Error::wrong_prefix("", &[b'a', found, b'\t', b'_', b'0']));
+        }
+        for text in [
+            "user_00CMXB6TAK4SA",
+            "x_",
+            "a_b_0",
+            "organization_member_00CMXB6TAK4SA",
+        ] {
+            errors.push(Error::wrong_prefix("", text.as_bytes()));
         }
         for error in errors {
             let literal = "\"x\"";

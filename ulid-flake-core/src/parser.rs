@@ -5,6 +5,7 @@ use core::str::FromStr;
 use crate::error::Error;
 use crate::fmt::ALPHABET;
 use crate::layout::ENCODED_LEN;
+use crate::prefixed::MAX_PREFIXED_LEN;
 use crate::ulid_flake::UlidFlake;
 
 /// Marks a byte that is no Base32 digit in [`DIGIT_VALUES`].
@@ -32,7 +33,9 @@ impl UlidFlake {
     /// # Errors
     ///
     /// In the order checked: [`Error::InvalidLength`] for any length but 13 bytes (checked
-    /// first, so a huge input is rejected at once); [`Error::InvalidCharacter`] for the first
+    /// first, so a huge input is rejected at once), or [`Error::WrongPrefix`] when that text
+    /// has a `_` where a prefix ends (a prefixed ID's, `user_…`, which its `PrefixedId`
+    /// parses); [`Error::InvalidCharacter`] for the first
     /// byte outside the alphabet; [`Error::OutOfRange`] for a first character above `7`,
     /// which would need a 64th bit — never wrapped around.
     ///
@@ -41,6 +44,10 @@ impl UlidFlake {
     ///
     /// assert_eq!(UlidFlake::parse_str("00cmxb6tak4sa")?.to_string(), "00CMXB6TAK4SA");
     /// assert_eq!(UlidFlake::parse_str("00CMXB6TAK4S"), Err(Error::InvalidLength { found: 12 }));
+    /// assert_eq!(
+    ///     UlidFlake::parse_str("user_00CMXB6TAK4SA").unwrap_err().to_string(),
+    ///     "wrong prefix: expected none (the bare 13 characters), found `user_`"
+    /// );
     /// assert_eq!(
     ///     UlidFlake::parse_str("G000000000000"),
     ///     Err(Error::OutOfRange { found: 16 << 60 })
@@ -67,6 +74,17 @@ impl UlidFlake {
     /// );
     /// ```
     pub const fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
+        match Self::parse_bare(bytes) {
+            Err(Error::InvalidLength { .. }) if has_underscore(bytes) => {
+                Err(Error::wrong_prefix("", bytes))
+            }
+            result => result,
+        }
+    }
+
+    /// [`UlidFlake::parse_ascii`] but for its prefix hint: the 13 characters after a
+    /// prefix, whose length error is theirs.
+    pub(crate) const fn parse_bare(bytes: &[u8]) -> Result<Self, Error> {
         if bytes.len() != ENCODED_LEN {
             return Err(Error::InvalidLength { found: bytes.len() });
         }
@@ -106,6 +124,20 @@ impl UlidFlake {
         }
         Ok(Self::from_raw((first as u64) << 60 | low))
     }
+}
+
+/// Whether `bytes` holds a `_` where a prefix's end can be (after at most 31 characters):
+/// a look at 32 bytes, however long the input.
+#[cold]
+const fn has_underscore(bytes: &[u8]) -> bool {
+    let mut index = 0;
+    while index < bytes.len() && index < MAX_PREFIXED_LEN - ENCODED_LEN {
+        if bytes[index] == b'_' {
+            return true;
+        }
+        index += 1;
+    }
+    false
 }
 
 /// The error for the first byte of `bytes` that is no Base32 digit (there is one).

@@ -63,7 +63,10 @@ fn an_uppercase_prefix_is_no_prefix() {
         .assert()
         .code(1)
         .stdout("")
-        .stderr("argument 1: invalid length: expected 13 ASCII characters, found 18 bytes\n");
+        .stderr(
+            "argument 1: invalid entity prefix: expected a lowercase ASCII letter, up to 30 \
+             lowercase letters and digits and `_`, or no prefix, found `User_`\n",
+        );
 }
 
 #[test]

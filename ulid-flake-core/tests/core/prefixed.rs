@@ -207,6 +207,46 @@ fn an_unprefixed_id_is_rejected() {
 }
 
 #[test]
+fn a_prefixed_id_given_to_a_type_without_a_prefix_is_said_to_have_one() {
+    let expected = Error::WrongPrefix {
+        expected: "",
+        found: *b"user_\0\0\0\0\0\0\0\0\0\0\0",
+        found_len: 5,
+    };
+    assert_eq!(UlidFlake::parse_str("user_02MWMFBHB1YJ2"), Err(expected));
+    assert_eq!(Id::<User>::parse_str("user_02MWMFBHB1YJ2"), Err(expected));
+    assert_eq!(
+        expected.to_string(),
+        "wrong prefix: expected none (the bare 13 characters), found `user_`"
+    );
+    // After the prefix, a second one is the rest's length, as before.
+    assert_eq!(
+        PrefixedId::<User>::parse_str("user_post_02MWMFBHB1YJ2"),
+        Err(Error::InvalidLength { found: 18 })
+    );
+    // Only where a prefix can end, within 32 bytes: then the length, as for any text.
+    let text = format!("{}_02MWMFBHB1YJ2", "a".repeat(32));
+    assert_eq!(
+        UlidFlake::parse_str(&text),
+        Err(Error::InvalidLength { found: 46 })
+    );
+    let longest = format!("{}_02MWMFBHB1YJ2", "a".repeat(31));
+    assert_eq!(
+        UlidFlake::parse_str(&longest).unwrap_err().to_string(),
+        "wrong prefix: expected none (the bare 13 characters), found \
+         `aaaaaaaaaaaaaaaa…` (32 bytes)"
+    );
+    // Thirteen bytes with a `_` are a bad character, not a prefix.
+    assert_eq!(
+        UlidFlake::parse_str("02MWMFBHB1YJ_"),
+        Err(Error::InvalidCharacter {
+            index: 12,
+            found: b'_'
+        })
+    );
+}
+
+#[test]
 fn an_unprefixed_id_is_read_on_purpose_as_an_id() {
     let id: PrefixedId<User> = "02MWMFBHB1YJ2".parse::<Id<User>>().unwrap().into();
     assert_eq!(id, user());
