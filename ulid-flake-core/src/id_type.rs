@@ -6,7 +6,6 @@
 use crate::error::Error;
 use crate::id::Id;
 use crate::layout::ENCODED_LEN;
-use crate::prefixed::{Prefix, PrefixedId};
 use crate::ulid_flake::UlidFlake;
 
 /// An ID type: a [`UlidFlake`] with a name and, perhaps, a prefix on its text.
@@ -62,23 +61,6 @@ impl<T: ?Sized> IdType for Id<T> {
 
     fn as_ulid_flake(&self) -> &UlidFlake {
         &self.value
-    }
-}
-
-impl<T: Prefix + ?Sized> IdType for PrefixedId<T> {
-    const PREFIX: Option<&'static str> = Some(Self::PREFIX);
-    const NAME: &'static str = "PrefixedId";
-
-    fn from_ulid_flake(value: UlidFlake) -> Self {
-        Self::from_ulid_flake(value)
-    }
-
-    fn to_ulid_flake(self) -> UlidFlake {
-        self.to_ulid_flake()
-    }
-
-    fn as_ulid_flake(&self) -> &UlidFlake {
-        &self.id.value
     }
 }
 
@@ -357,6 +339,6 @@ macro_rules! __id_alloc_methods {
 /// The text of `id`, as `Display` writes it.
 #[cfg(feature = "alloc")]
 pub fn id_text<I: IdType>(id: I) -> alloc::string::String {
-    let mut buf = [0; crate::MAX_PREFIXED_LEN];
+    let mut buf = [0; crate::layout::MAX_PREFIXED_LEN];
     encode(id, &mut buf).into()
 }

@@ -7,6 +7,14 @@
 /// ```
 pub const ENCODED_LEN: usize = 13;
 
+/// The longest prefixed text, in bytes: the longest prefix (31 characters), `_` and the 13
+/// characters. A buffer of this size holds any [`PrefixedId::encode`](crate::PrefixedId::encode).
+///
+/// ```
+/// assert_eq!(ulid_flake_core::MAX_PREFIXED_LEN, 45);
+/// ```
+pub const MAX_PREFIXED_LEN: usize = 31 + 1 + ENCODED_LEN;
+
 /// The largest timestamp, `2^43 - 1` ms after the epoch (2302-09-27T15:10:22.207Z for the
 /// default epoch).
 ///

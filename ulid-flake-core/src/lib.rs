@@ -327,7 +327,7 @@ pub use error::Error;
 #[cfg(feature = "std")]
 pub use generator::init_from_env;
 pub use id::Id;
-pub use layout::{ENCODED_LEN, MAX_TIMESTAMP};
+pub use layout::{ENCODED_LEN, MAX_PREFIXED_LEN, MAX_TIMESTAMP};
 pub use moment::{Moment, UnixMs};
-pub use prefixed::{MAX_PREFIXED_LEN, Prefix, PrefixedId, is_valid_prefix, split_prefix};
+pub use prefixed::{Prefix, PrefixedId, is_valid_prefix, split_prefix};
 pub use ulid_flake::UlidFlake;

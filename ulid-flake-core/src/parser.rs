@@ -4,8 +4,7 @@ use core::str::FromStr;
 
 use crate::error::Error;
 use crate::fmt::ALPHABET;
-use crate::layout::ENCODED_LEN;
-use crate::prefixed::MAX_PREFIXED_LEN;
+use crate::layout::{ENCODED_LEN, MAX_PREFIXED_LEN};
 use crate::ulid_flake::UlidFlake;
 
 /// Marks a byte that is no Base32 digit in [`DIGIT_VALUES`].

@@ -7,7 +7,8 @@ use core::str::FromStr;
 
 use crate::error::Error;
 use crate::id::Id;
-use crate::layout::ENCODED_LEN;
+use crate::id_type::IdType;
+use crate::layout::{ENCODED_LEN, MAX_PREFIXED_LEN};
 use crate::ulid_flake::UlidFlake;
 
 /// An entity whose IDs carry a prefix in their text: `impl Prefix for User` with
@@ -32,14 +33,6 @@ pub trait Prefix {
     /// The prefix, without the `_`: `"user"`.
     const PREFIX: &'static str;
 }
-
-/// The longest prefixed text, in bytes: the longest prefix (31 characters), `_` and the 13
-/// characters. A buffer of this size holds any [`PrefixedId::encode`].
-///
-/// ```
-/// assert_eq!(ulid_flake_core::MAX_PREFIXED_LEN, 45);
-/// ```
-pub const MAX_PREFIXED_LEN: usize = 31 + 1 + ENCODED_LEN;
 
 /// Whether `prefix` follows the rule of every [`Prefix`]: 1 to 31 characters, a lowercase
 /// ASCII letter, then lowercase letters and digits (`[a-z][a-z0-9]*`).
@@ -461,5 +454,22 @@ impl<T: Prefix + ?Sized> TryFrom<u64> for PrefixedId<T> {
     /// [`PrefixedId::from_u64`].
     fn try_from(value: u64) -> Result<Self, Error> {
         Self::from_u64(value)
+    }
+}
+
+impl<T: Prefix + ?Sized> IdType for PrefixedId<T> {
+    const PREFIX: Option<&'static str> = Some(Self::PREFIX);
+    const NAME: &'static str = "PrefixedId";
+
+    fn from_ulid_flake(value: UlidFlake) -> Self {
+        Self::from_ulid_flake(value)
+    }
+
+    fn to_ulid_flake(self) -> UlidFlake {
+        self.to_ulid_flake()
+    }
+
+    fn as_ulid_flake(&self) -> &UlidFlake {
+        &self.id.value
     }
 }

@@ -20,7 +20,7 @@ use alloc::string::String;
 use async_graphql::{InputType, InputValueError, InputValueResult, Value};
 
 use crate::id_type::{self, IdType};
-use crate::prefixed::MAX_PREFIXED_LEN;
+use crate::layout::MAX_PREFIXED_LEN;
 
 /// The scalar's name: `UlidFlake` for every unprefixed type, `PrefixedId_{prefix}` for a
 /// prefixed one.

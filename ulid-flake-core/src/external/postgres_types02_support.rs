@@ -13,7 +13,7 @@ use bytes::BytesMut;
 use postgres_types::{FromSql, IsNull, ToSql, Type};
 
 use crate::id_type::{self, IdType};
-use crate::prefixed::MAX_PREFIXED_LEN;
+use crate::layout::MAX_PREFIXED_LEN;
 
 /// The error type of `ToSql` and `FromSql`.
 pub type BoxError = Box<dyn StdError + Sync + Send>;

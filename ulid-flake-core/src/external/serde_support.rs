@@ -8,7 +8,7 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::id_type::{self, IdType};
 use crate::layout::ENCODED_LEN;
-use crate::prefixed::MAX_PREFIXED_LEN;
+use crate::layout::MAX_PREFIXED_LEN;
 use crate::ulid_flake::UlidFlake;
 
 /// Serializes an ID: its text (prefixed, if its type has a prefix) in human-readable formats
