@@ -82,7 +82,10 @@ impl UlidFlake {
     }
 
     /// [`UlidFlake::parse_ascii`] but for its prefix hint: the 13 characters after a
-    /// prefix, whose length error is theirs.
+    /// prefix, whose length error is theirs. Inlined into `parse_ascii`, whose valid text
+    /// then costs what it did before the hint (a call here cost 0.3 ns of 14.7, criterion's
+    /// `parse (validating)`, three alternated runs).
+    #[inline(always)]
     pub(crate) const fn parse_bare(bytes: &[u8]) -> Result<Self, Error> {
         if bytes.len() != ENCODED_LEN {
             return Err(Error::InvalidLength { found: bytes.len() });
