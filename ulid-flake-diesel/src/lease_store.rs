@@ -70,6 +70,23 @@ pub fn lease_mysql(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLeas
 /// let lease = ScalabilityIdLease::acquire(store, LeaseOptions::new("billing"))?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// A URL of another server's scheme fails at once, before any connection:
+///
+/// ```
+/// use ulid_flake_diesel::DieselLeaseStore;
+///
+/// let error = DieselLeaseStore::postgres("mysql://app@db/app").unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "lease database error: bad PostgreSQL URL: expected postgres:// or postgresql://, found mysql://"
+/// );
+/// let error = DieselLeaseStore::mysql("postgres//app@db/app").unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "lease database error: bad MySQL/MariaDB URL: expected mysql:// or mariadb://, found no scheme (no `://`)"
+/// );
+/// ```
 pub type DieselLeaseStore = SqlLeaseStore<DieselLeaseDatabase>;
 
 /// Diesel's way to the lease table: a connection of the lease's own, established from the

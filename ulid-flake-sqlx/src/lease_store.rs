@@ -106,6 +106,12 @@ pub type SqlxLeaseStore = SqlLeaseStore<SqlxLeaseDatabase>;
 ///
 /// let error = SqlxLeaseStore::postgres("postgres://app@db:99999/app").unwrap_err();
 /// assert!(error.to_string().starts_with("lease database error:"));
+/// // Another server's scheme, at once, before any connection:
+/// let error = SqlxLeaseStore::postgres("mysql://app@db/app").unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "lease database error: bad PostgreSQL URL: expected postgres:// or postgresql://, found mysql://"
+/// );
 /// ```
 pub struct SqlxLeaseDatabase {
     runtime: tokio::runtime::Runtime,

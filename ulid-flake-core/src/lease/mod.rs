@@ -118,6 +118,21 @@
 //! failed renewals, loss and re-acquisition are `tracing` events (target
 //! `ulid_flake::lease`).
 //!
+//! **Every replica of a namespace must agree on three things**, which nothing checks yet,
+//! and a review produced duplicate IDs by breaking each:
+//! - *One table.* Leases exclude each other only within one `ulid_flake_leases` table: the
+//!   same database, and on PostgreSQL the same schema. The statements name the table
+//!   unqualified, so a role whose `search_path` finds (or creates) the table in a schema of
+//!   its own (`CREATE SCHEMA app AUTHORIZATION app` puts `app` first) leases from another
+//!   table than its peers. Create the table once, in a schema every replica's role finds
+//!   first, and let no role create its own.
+//! - *One epoch.* An id handed from a replica with one epoch to one with another stamps the
+//!   same moments with other timestamps, so their IDs can meet.
+//! - *One margin* ([`LeaseTiming::margin`]). A holder's release lets its id go after its own
+//!   margin; a successor whose clock is further behind than that (allowed by a larger margin
+//!   of its own) stamps IDs the holder already issued. Every replica's clock must be within
+//!   half the smallest margin of the namespace.
+//!
 //! What a lease does not cover: a database whose clock steps (rather than drifts), and two
 //! databases (a split-brain failover that loses the table's latest writes), which break the
 //! assumption that one clock and one table decide; the IDs for a given moment (`Generator::id_at` and `from_unix_epoch_time`), which are
@@ -663,6 +678,20 @@ impl core::error::Error for LeaseError {
 /// for the process-wide default generator. Dropping it stops the generator and lets the id
 /// expire after the margin (plus however far its last ID was stamped ahead of the database's
 /// clock).
+///
+/// A lease left unused is a warning (`#[must_use]`): dropped at once, it would leave the
+/// process generating without it, in the stand-alone layout.
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use ulid_flake_core::lease::{LeaseError, LeaseOptions, LeaseStore, ScalabilityIdLease};
+///
+/// fn start(store: impl LeaseStore) -> Result<(), LeaseError> {
+///     ScalabilityIdLease::acquire(store, LeaseOptions::new("billing"))?; // forgot install_default()
+///     Ok(())
+/// }
+/// ```
+#[must_use = "a lease dropped at once stops its generator: keep it, or install_default() it"]
 pub struct ScalabilityIdLease<C: LeaseClock = SystemClock> {
     shared: Arc<Shared<C>>,
     thread: Option<JoinHandle<()>>,

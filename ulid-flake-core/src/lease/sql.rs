@@ -66,6 +66,34 @@ pub enum Dialect {
     MySql,
 }
 
+impl Dialect {
+    /// The URL schemes of the dialect's servers.
+    fn schemes(self) -> [&'static str; 2] {
+        match self {
+            Self::Postgres => ["postgres", "postgresql"],
+            Self::MySql => ["mysql", "mariadb"],
+        }
+    }
+
+    /// Refuses a URL of another scheme, or of none, naming the scheme alone (a URL may carry
+    /// a password).
+    fn check_scheme(self, url: &str) -> Result<(), LeaseError> {
+        let scheme = url.split_once("://").map(|(scheme, _)| scheme);
+        if scheme.is_some_and(|scheme| self.schemes().contains(&scheme)) {
+            return Ok(());
+        }
+        let [first, second] = self.schemes();
+        let found = match scheme {
+            Some(scheme) => std::format!("{scheme}://"),
+            None => "no scheme (no `://`)".into(),
+        };
+        Err(LeaseError::Database(
+            std::format!("bad {self} URL: expected {first}:// or {second}://, found {found}")
+                .into(),
+        ))
+    }
+}
+
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -535,8 +563,11 @@ impl<D: LeaseDatabase> SqlLeaseStore<D> {
     ///
     /// # Errors
     ///
-    /// As [`LeaseDatabase::open`].
+    /// [`LeaseError::Database`] at once for a URL whose scheme is not the dialect's
+    /// (`postgres://` or `postgresql://`; `mysql://` or `mariadb://`), which no retry would
+    /// mend; then as [`LeaseDatabase::open`].
     pub fn open(dialect: Dialect, url: &str) -> Result<Self, LeaseError> {
+        dialect.check_scheme(url)?;
         Ok(Self {
             database: D::open(dialect, url)?,
             dialect,
