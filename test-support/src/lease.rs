@@ -852,38 +852,78 @@ pub fn refusals_end_the_first_acquisition(
     let (credentials, address) = url.rsplit_once('@').expect("user:password@");
     let (user, _) = credentials.rsplit_once(':').expect("user:password");
     let wrong = format!("{user}:wrong@{address}");
-    let acquire_timeout = Duration::from_secs(4);
-    let options = || {
-        LeaseOptions::new(unique_name("lease")).timing(LeaseTiming {
-            acquire_timeout,
-            ..timing()
-        })
-    };
     for (url, expected) in [(url.as_str(), no_right), (wrong.as_str(), wrong_password)] {
-        let started = Instant::now();
-        let error = acquire(url, options()).unwrap_err();
-        let took = started.elapsed();
-        // The database's message, at whatever depth the driver's error keeps it.
-        let mut messages = error.to_string();
-        let mut cause = std::error::Error::source(&error);
-        while let Some(error) = cause {
-            messages += &format!(": {error}");
-            cause = error.source();
-        }
+        let messages = refused(url, acquire, refusals);
         assert!(
-            matches!(error, LeaseError::Database(_)) && messages.contains(expected),
+            messages.contains(expected),
             "expected a database error saying {expected:?}, found {messages}"
         );
-        match refusals {
-            Refusals::AtOnce => assert!(took < Duration::from_secs(2), "took {took:?}"),
-            // It gives up when its next retry would end past the timeout: up to one
-            // backoff (`retry_max`) before it.
-            Refusals::AfterTheTimeout => assert!(
-                took >= acquire_timeout - timing().retry_max,
-                "took {took:?}"
-            ),
-        }
     }
+}
+
+/// How long a refused first acquisition may take in the refusal scenarios.
+const REFUSED_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(4);
+
+/// Acquires at `url`, which must fail with [`LeaseError::Database`] at once or after its
+/// acquire timeout, as `refusals` says; returns the error's messages, its sources' after it
+/// (the database's own, at whatever depth the driver's error keeps it).
+fn refused(
+    url: &str,
+    acquire: fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+    refusals: Refusals,
+) -> String {
+    let options = LeaseOptions::new(unique_name("lease")).timing(LeaseTiming {
+        acquire_timeout: REFUSED_ACQUIRE_TIMEOUT,
+        ..timing()
+    });
+    let started = Instant::now();
+    let error = acquire(url, options).unwrap_err();
+    let took = started.elapsed();
+    assert!(matches!(error, LeaseError::Database(_)), "{error}");
+    match refusals {
+        Refusals::AtOnce => assert!(took < Duration::from_secs(2), "took {took:?}"),
+        // It gives up when its next retry would end past the timeout: up to one backoff
+        // (`retry_max`) before it.
+        Refusals::AfterTheTimeout => assert!(
+            took >= REFUSED_ACQUIRE_TIMEOUT - timing().retry_max,
+            "took {took:?}"
+        ),
+    }
+    let mut messages = error.to_string();
+    let mut cause = std::error::Error::source(&error);
+    while let Some(error) = cause {
+        messages += &format!(": {error}");
+        cause = error.source();
+    }
+    messages
+}
+
+/// Two `ulid_flake_leases` tables in one PostgreSQL database (another schema's, which a
+/// role's `search_path` could find first): a lease that works with one table fails with the
+/// second in place — at once or after its acquire timeout, as `refusals` says — naming both
+/// schemas, rather than lease apart from its peers.
+pub fn two_lease_tables_fail_the_acquisition(
+    server: Server,
+    acquire: fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+    refusals: Refusals,
+) {
+    let database = server.scratch_database();
+    let url = server.url(&database);
+    let options = LeaseOptions::new(unique_name("lease")).timing(timing());
+    acquire(&url, options).unwrap().release().unwrap();
+    let create = Dialect::Postgres.create_table();
+    let other = create
+        .sql()
+        .replace("ulid_flake_leases", "other.ulid_flake_leases");
+    server.client(&database, &format!("CREATE SCHEMA other; {other}"));
+
+    let messages = refused(&url, acquire, refusals);
+    let expected = "two lease tables: expected one ulid_flake_leases table in the database, \
+                    found one in each of the schemas other, public";
+    assert!(
+        messages.contains(expected),
+        "expected {expected:?}, found {messages}"
+    );
 }
 
 /// The libfaketime library that fakes a replica's wall clock (`scripts/install-build-deps.sh`
@@ -1318,6 +1358,13 @@ macro_rules! lease_tests {
             let refusals = $crate::lease::Refusals::$refusals;
             let server = $crate::lease::Server::Postgres;
             $crate::lease::refusals_end_the_first_acquisition(server, $acquire, refusals);
+        }
+
+        #[test]
+        fn postgres_two_lease_tables_fail_the_acquisition() {
+            let refusals = $crate::lease::Refusals::$refusals;
+            let server = $crate::lease::Server::Postgres;
+            $crate::lease::two_lease_tables_fail_the_acquisition(server, $acquire, refusals);
         }
 
         #[test]

@@ -118,20 +118,24 @@
 //! failed renewals, loss and re-acquisition are `tracing` events (target
 //! `ulid_flake::lease`).
 //!
-//! **Every replica of a namespace must agree on three things**, which nothing checks yet,
-//! and a review produced duplicate IDs by breaking each:
+//! **Every replica of a namespace must agree on three things**; a review produced duplicate
+//! IDs by breaking each:
 //! - *One table.* Leases exclude each other only within one `ulid_flake_leases` table: the
 //!   same database, and on PostgreSQL the same schema. The statements name the table
 //!   unqualified, so a role whose `search_path` finds (or creates) the table in a schema of
-//!   its own (`CREATE SCHEMA app AUTHORIZATION app` puts `app` first) leases from another
-//!   table than its peers. Create the table once, in a schema every replica's role finds
-//!   first, and let no role create its own.
+//!   its own (`CREATE SCHEMA app AUTHORIZATION app` puts `app` first) would lease from
+//!   another table than its peers: on PostgreSQL, a new lease connection that finds two
+//!   tables in the database fails instead, naming their schemas
+//!   ([`sql::Dialect::single_table_check`]). Two databases nothing can see: point every
+//!   replica at the same one.
 //! - *One epoch.* An id handed from a replica with one epoch to one with another stamps the
 //!   same moments with other timestamps, so their IDs can meet.
 //! - *One margin* ([`LeaseTiming::margin`]). A holder's release lets its id go after its own
 //!   margin; a successor whose clock is further behind than that (allowed by a larger margin
 //!   of its own) stamps IDs the holder already issued. Every replica's clock must be within
 //!   half the smallest margin of the namespace.
+//!
+//! Nothing checks the epoch and the margin yet.
 //!
 //! What a lease does not cover: a database whose clock steps (rather than drifts), and two
 //! databases (a split-brain failover that loses the table's latest writes), which break the

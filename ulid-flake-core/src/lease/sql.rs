@@ -232,6 +232,23 @@ const POSTGRES: Sql = Sql {
     table_probe: "SELECT COUNT(*) AS value FROM ulid_flake_leases WHERE 1 = 0",
 };
 
+/// [`Dialect::single_table_check`]'s statement.
+const POSTGRES_SINGLE_TABLE_CHECK: &str = "DO $$ \
+    DECLARE schemas TEXT; \
+    BEGIN \
+        SELECT string_agg(quote_ident(n.nspname), ', ' ORDER BY n.nspname) INTO schemas \
+        FROM pg_catalog.pg_class AS c \
+        JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace \
+        WHERE c.relname = 'ulid_flake_leases' AND c.relkind IN ('r', 'p'); \
+        IF schemas LIKE '%,%' THEN \
+            RAISE EXCEPTION 'two lease tables: expected one ulid_flake_leases table in the \
+                database, found one in each of the schemas %', schemas \
+                USING ERRCODE = '42710', \
+                HINT = 'replicas leasing from different tables can issue the same IDs: drop \
+                    all but one, and let every role find that one first on its search_path'; \
+        END IF; \
+    END $$";
+
 const MYSQL: Sql = Sql {
     create_table: "CREATE TABLE IF NOT EXISTS ulid_flake_leases (\
         namespace VARCHAR(64) NOT NULL, \
@@ -374,6 +391,26 @@ impl Dialect {
         Statement::new(self.sql().table_probe, [])
     }
 
+    /// What a new connection runs after finding (or creating) the lease table, on PostgreSQL:
+    /// it fails when the database holds more than one `ulid_flake_leases` table, in whatever
+    /// schemas, naming them. The statements name the table unqualified, so a role whose
+    /// `search_path` finds another one (a schema of its own, first by default) would lease
+    /// from it, apart from its peers, and issue their IDs: every replica's new connections
+    /// fail instead (SQLSTATE `42710`, a refusal: [`is_refusal_sqlstate`]) until all but one
+    /// table are dropped. Nothing on MySQL, where a table's schema is its database.
+    ///
+    /// ```
+    /// use ulid_flake_core::lease::sql::Dialect;
+    /// assert!(Dialect::Postgres.single_table_check().unwrap().sql().starts_with("DO $$"));
+    /// assert_eq!(Dialect::MySql.single_table_check(), None);
+    /// ```
+    pub fn single_table_check(self) -> Option<Statement<'static>> {
+        match self {
+            Self::Postgres => Some(Statement::new(POSTGRES_SINGLE_TABLE_CHECK, [])),
+            Self::MySql => None,
+        }
+    }
+
     /// What a new connection runs first. On MySQL, `autocommit` on, whatever the server's
     /// `init_connect` set: with it off, every lease statement would stay in one open
     /// transaction, keeping its locks, and a dropped connection would roll renewals back that
@@ -506,9 +543,10 @@ pub trait LeaseDatabase: Sized + Send + 'static {
 
 /// Whether a database error's SQLSTATE says the lease can never work as configured, so that
 /// its first acquisition fails at once ([`LeaseStore::is_refusal`]): authorization refused
-/// (class `28`: a wrong password or user), a database that does not exist (class `3D`), or
-/// no right to what the lease runs (PostgreSQL's `42501`; MySQL's `42000`, which it also
-/// gives a syntax error, which no retry mends either).
+/// (class `28`: a wrong password or user), a database that does not exist (class `3D`), no
+/// right to what the lease runs (PostgreSQL's `42501`; MySQL's `42000`, which it also gives a
+/// syntax error, which no retry mends either), or two lease tables in one database
+/// (`42710`, [`Dialect::single_table_check`]'s).
 ///
 /// Not a refusal: a table that is missing or already exists (`42P01`, `42P07`, `42S02`,
 /// `42S01`: the store creates it, or another replica just did), and every other class —
@@ -523,7 +561,8 @@ pub trait LeaseDatabase: Sized + Send + 'static {
 /// assert!(!is_refusal_sqlstate("40001")); // a serialization failure: retried
 /// ```
 pub fn is_refusal_sqlstate(sqlstate: &str) -> bool {
-    matches!(sqlstate.get(..2), Some("28" | "3D")) || matches!(sqlstate, "42501" | "42000")
+    matches!(sqlstate.get(..2), Some("28" | "3D"))
+        || matches!(sqlstate, "42501" | "42000" | "42710")
 }
 
 /// The [`LeaseStore`] of an SQL database: the protocol's statements run through an adapter's
@@ -600,6 +639,9 @@ impl<D: LeaseDatabase> SqlLeaseStore<D> {
                     .is_err()
                 {
                     database.execute(&mut opened, &dialect.create_table(), timeout)?;
+                }
+                if let Some(check) = dialect.single_table_check() {
+                    database.execute(&mut opened, &check, timeout)?;
                 }
                 *connection = Some(opened);
             }
