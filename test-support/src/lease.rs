@@ -898,10 +898,12 @@ fn refused(
     messages
 }
 
-/// Two `ulid_flake_leases` tables in one PostgreSQL database (another schema's, which a
-/// role's `search_path` could find first): a lease that works with one table fails with the
-/// second in place — at once or after its acquire timeout, as `refusals` says — naming both
-/// schemas, rather than lease apart from its peers.
+/// Two `ulid_flake_leases` tables on a PostgreSQL role's `search_path` (one in `public`, one
+/// in a schema named after the role, `"$user"`, which the default `search_path` puts first):
+/// a lease that works with one table fails with the second in place — at once or after its
+/// acquire timeout, as `refusals` says — naming both schemas, rather than lease apart from
+/// peers that find the one in `public`. A table in a schema off the `search_path` is no
+/// concern.
 pub fn two_lease_tables_fail_the_acquisition(
     server: Server,
     acquire: fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
@@ -912,16 +914,26 @@ pub fn two_lease_tables_fail_the_acquisition(
     let options = LeaseOptions::new(unique_name("lease")).timing(timing());
     acquire(&url, options).unwrap().release().unwrap();
     let create = Dialect::Postgres.create_table();
-    let other = create
+    let elsewhere = create
         .sql()
         .replace("ulid_flake_leases", "other.ulid_flake_leases");
-    server.client(&database, &format!("CREATE SCHEMA other; {other}"));
+    server.client(&database, &format!("CREATE SCHEMA other; {elsewhere}"));
+    let options = LeaseOptions::new(unique_name("lease")).timing(timing());
+    acquire(&url, options).unwrap().release().unwrap();
+    let (_, user) = url.split_once("://").expect("a URL");
+    let (user, _) = user.split_once(':').expect("user:password");
+    let own = create
+        .sql()
+        .replace("ulid_flake_leases", &format!("{user}.ulid_flake_leases"));
+    server.client(&database, &format!("CREATE SCHEMA {user}; {own}"));
 
     let messages = refused(&url, acquire, refusals);
-    let expected = "two lease tables: expected one ulid_flake_leases table in the database, \
-                    found one in each of the schemas other, public";
+    let expected = format!(
+        "two lease tables: expected one ulid_flake_leases table in the schemas of the \
+         search_path, found one in each of public, {user}"
+    );
     assert!(
-        messages.contains(expected),
+        messages.contains(&expected),
         "expected {expected:?}, found {messages}"
     );
 }

@@ -124,10 +124,10 @@
 //!   same database, and on PostgreSQL the same schema. The statements name the table
 //!   unqualified, so a role whose `search_path` finds (or creates) the table in a schema of
 //!   its own (`CREATE SCHEMA app AUTHORIZATION app` puts `app` first) would lease from
-//!   another table than its peers: on PostgreSQL, a new lease connection that finds two
-//!   tables in the database fails instead, naming their schemas
-//!   ([`sql::Dialect::single_table_check`]). Two databases nothing can see: point every
-//!   replica at the same one.
+//!   another table than its peers: on PostgreSQL, a new lease connection whose
+//!   `search_path` holds two such tables fails instead, naming their schemas
+//!   ([`sql::Dialect::single_table_check`]). Two databases, or a peer whose `search_path`
+//!   holds the other table alone, nothing can see: point every replica at one table.
 //! - *One epoch.* An id handed from a replica with one epoch to one with another stamps the
 //!   same moments with other timestamps, so their IDs can meet.
 //! - *One margin* ([`LeaseTiming::margin`]). A holder's release lets its id go after its own

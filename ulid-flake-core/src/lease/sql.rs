@@ -239,10 +239,11 @@ const POSTGRES_SINGLE_TABLE_CHECK: &str = "DO $$ \
         SELECT string_agg(quote_ident(n.nspname), ', ' ORDER BY n.nspname) INTO schemas \
         FROM pg_catalog.pg_class AS c \
         JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace \
-        WHERE c.relname = 'ulid_flake_leases' AND c.relkind IN ('r', 'p'); \
+        WHERE c.relname = 'ulid_flake_leases' AND c.relkind IN ('r', 'p') \
+            AND n.nspname = ANY (current_schemas(false)); \
         IF schemas LIKE '%,%' THEN \
             RAISE EXCEPTION 'two lease tables: expected one ulid_flake_leases table in the \
-                database, found one in each of the schemas %', schemas \
+                schemas of the search_path, found one in each of %', schemas \
                 USING ERRCODE = '42710', \
                 HINT = 'replicas leasing from different tables can issue the same IDs: drop \
                     all but one, and let every role find that one first on its search_path'; \
@@ -392,12 +393,15 @@ impl Dialect {
     }
 
     /// What a new connection runs after finding (or creating) the lease table, on PostgreSQL:
-    /// it fails when the database holds more than one `ulid_flake_leases` table, in whatever
-    /// schemas, naming them. The statements name the table unqualified, so a role whose
-    /// `search_path` finds another one (a schema of its own, first by default) would lease
-    /// from it, apart from its peers, and issue their IDs: every replica's new connections
-    /// fail instead (SQLSTATE `42710`, a refusal: [`is_refusal_sqlstate`]) until all but one
-    /// table are dropped. Nothing on MySQL, where a table's schema is its database.
+    /// it fails when the schemas of the session's `search_path` hold more than one
+    /// `ulid_flake_leases` table, naming the schemas. The statements name the table
+    /// unqualified, so a role with a schema of its own (`"$user"`, first on the default
+    /// `search_path`) holding one would lease from it, apart from peers that find the one in
+    /// `public`, and issue their IDs: its new connections fail instead (SQLSTATE `42710`, a
+    /// refusal: [`is_refusal_sqlstate`]) until one is dropped. Tables outside the
+    /// `search_path` are not looked at: another application's, in a schema of its own, is no
+    /// concern — nor is a peer whose `search_path` holds another table alone, which nothing
+    /// here sees. Nothing on MySQL, where a table's schema is its database.
     ///
     /// ```
     /// use ulid_flake_core::lease::sql::Dialect;
