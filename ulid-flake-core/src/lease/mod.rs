@@ -869,7 +869,8 @@ impl ScalabilityIdLease {
     /// has a default generator already (installed, or built by an ID made through it: install
     /// the lease at start-up, before the first ID; `init_from_env()` builds nothing while
     /// `ULID_FLAKE_SCALABILITY_ID` is unset), with [`Error::ScalabilityIdConfiguredTwice`]
-    /// when that variable is set (the lease assigns the id). The lease is then released.
+    /// when that variable is set (the lease assigns the id). The lease is then released, before
+    /// the error returns.
     ///
     /// ```
     /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore, installed_lease_status};
@@ -889,7 +890,14 @@ impl ScalabilityIdLease {
     pub fn install_default(mut self) -> Result<(), LeaseError> {
         // Kept until the process exits: the default generator can never outlive its lease.
         let shared: &'static Shared<SystemClock> = Box::leak(Box::new(Arc::clone(&self.shared)));
-        install_leased(&shared.generator).map_err(LeaseError::Install)?;
+        if let Err(error) = install_leased(&shared.generator) {
+            // Given up before the error returns, as it says: a process that exits on it would
+            // otherwise leave the row held for the whole validity. A failed release is the
+            // status's; the row expires on its own.
+            let thread = self.thread.take();
+            let _ = release(&self.shared, thread);
+            return Err(LeaseError::Install(error));
+        }
         // Only the first install reaches this point: the default is set once. The thread runs
         // on, until the process exits or `release_installed_lease`, which finds both set
         // together (it takes this lock first).

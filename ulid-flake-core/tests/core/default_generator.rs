@@ -10,14 +10,17 @@ use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease};
 use crate::lease::LocalTable;
 use crate::support::report_of_child;
 
-/// Installs a lease on scalability id 9 as the default generator.
+/// Installs a lease on scalability id 9 as the default generator; a refused install also
+/// reports the ids the table had released by the time the error returned.
 fn install_lease() -> String {
-    match ScalabilityIdLease::acquire(LocalTable::default(), LeaseOptions::new("jobs").ids(9..=9))
+    let table = LocalTable::default();
+    let released = std::sync::Arc::clone(&table.released);
+    match ScalabilityIdLease::acquire(table, LeaseOptions::new("jobs").ids(9..=9))
         .unwrap()
         .install_default()
     {
         Ok(()) => "installed".to_owned(),
-        Err(error) => error.to_string(),
+        Err(error) => format!("{error} (released {:?})", released.lock().unwrap()),
     }
 }
 
@@ -207,7 +210,8 @@ fn configuring_in_code_after_first_use_is_refused() {
 /// The message of a lease refused because the variable is set.
 const CONFIGURED_TWICE: &str = "lease not installed as the default generator: scalability id \
     configured twice: expected ULID_FLAKE_SCALABILITY_ID or a scalability-id lease, found both; \
-    where a lease assigns the id, unset ULID_FLAKE_SCALABILITY_ID; the lease was released";
+    where a lease assigns the id, unset ULID_FLAKE_SCALABILITY_ID; the lease was released \
+    (released [9])";
 
 #[test]
 fn init_from_env_then_a_lease_compose() {
@@ -231,7 +235,8 @@ fn a_lease_after_the_first_id_is_refused_with_what_to_do() {
         probe_in_child("id-then-lease", None),
         "stand-alone; lease lease not installed as the default generator: default generator \
          already set: expected to configure it once, at start-up before the first ID made \
-         through it, found it configured or used already; the lease was released; stand-alone"
+         through it, found it configured or used already; the lease was released (released \
+         [9]); stand-alone"
     );
 }
 

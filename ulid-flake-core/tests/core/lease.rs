@@ -16,7 +16,7 @@ use crate::support::report_of_child;
 /// A table in this process: grants every id, and records the releases.
 #[derive(Clone, Default)]
 pub(crate) struct LocalTable {
-    released: Arc<Mutex<Vec<u8>>>,
+    pub(crate) released: Arc<Mutex<Vec<u8>>>,
 }
 
 impl LeaseStore for LocalTable {
