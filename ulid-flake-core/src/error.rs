@@ -195,24 +195,22 @@ impl Error {
     /// (`expected` empty: a type without a prefix, given text with a `_`).
     #[cold]
     pub(crate) const fn wrong_prefix(expected: &'static str, text: &[u8]) -> Self {
-        let mut found = [0; Self::FOUND_PREFIX_BYTES];
+        // The prefix found runs up to and including the first `_`; none without one.
+        let mut found_len = 0;
         let mut index = 0;
         while index < text.len() {
-            if index < Self::FOUND_PREFIX_BYTES {
-                found[index] = text[index];
-            }
-            index += 1;
-            if text[index - 1] == b'_' {
+            if text[index] == b'_' {
+                found_len = index + 1;
                 break;
             }
+            index += 1;
         }
-        // With no `_` in the text, no prefix was found.
-        let found_len = if index > 0 && text[index - 1] == b'_' {
-            index
-        } else {
-            found = [0; Self::FOUND_PREFIX_BYTES];
-            0
-        };
+        let mut found = [0; Self::FOUND_PREFIX_BYTES];
+        let mut kept = 0;
+        while kept < found_len && kept < Self::FOUND_PREFIX_BYTES {
+            found[kept] = text[kept];
+            kept += 1;
+        }
         Self::WrongPrefix {
             expected,
             found,

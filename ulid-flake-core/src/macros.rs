@@ -53,8 +53,8 @@ macro_rules! ulid_flake {
 /// type of this crate can: the readings, conversions, formats and verbs listed below (those
 /// of [`Id<T>`](crate::Id) but `cast`, for a key has no entity parameter to change: another
 /// key of the same value is `OtherId::from_ulid_flake(id.to_ulid_flake())`), and every
-/// integration that is on. Its methods are `#[allow(dead_code)]`, so that a key need not use them all: a crate that
-/// forbids `dead_code` cannot call `newtype!`.
+/// integration that is on. Its methods are `#[allow(dead_code)]`, so that a key need not use
+/// them all: a crate that forbids `dead_code` cannot call `newtype!`.
 ///
 /// ```
 /// ulid_flake_core::newtype! {

@@ -74,9 +74,7 @@ impl UlidFlake {
     /// ```
     pub const fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
         match Self::parse_bare(bytes) {
-            Err(Error::InvalidLength { .. }) if has_underscore(bytes) => {
-                Err(Error::wrong_prefix("", bytes))
-            }
+            Err(Error::InvalidLength { .. }) => Err(length_error(bytes)),
             result => result,
         }
     }
@@ -128,18 +126,21 @@ impl UlidFlake {
     }
 }
 
-/// Whether `bytes` holds a `_` where a prefix's end can be (after at most 31 characters):
-/// a look at 32 bytes, however long the input.
+/// The error of text that is not 13 bytes long: [`Error::WrongPrefix`] when a `_` stands
+/// where a prefix can end (after at most 31 characters: a look at 32 bytes, however long the
+/// input), else its length.
 #[cold]
-const fn has_underscore(bytes: &[u8]) -> bool {
-    let mut index = 0;
-    while index < bytes.len() && index < MAX_PREFIXED_LEN - ENCODED_LEN {
-        if bytes[index] == b'_' {
-            return true;
-        }
-        index += 1;
+const fn length_error(bytes: &[u8]) -> Error {
+    let prefix_end = MAX_PREFIXED_LEN - ENCODED_LEN;
+    let (head, _) = bytes.split_at(if bytes.len() < prefix_end {
+        bytes.len()
+    } else {
+        prefix_end
+    });
+    match Error::wrong_prefix("", head) {
+        prefixed @ Error::WrongPrefix { found_len: 1.., .. } => prefixed,
+        _ => Error::InvalidLength { found: bytes.len() },
     }
-    false
 }
 
 /// The error for the first byte of `bytes` that is no Base32 digit (there is one).
