@@ -16,11 +16,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
-use ulid_flake_core::Error;
+use ulid_flake_core::generator::Generator;
 use ulid_flake_core::lease::sql::Dialect;
 use ulid_flake_core::lease::{
     LeaseError, LeaseOptions, LeaseState, LeaseTiming, ScalabilityIdLease,
 };
+use ulid_flake_core::{Epoch, Error, UlidFlake};
 
 use crate::databases::{mysql_url, postgres_url, unique_name};
 
@@ -1136,27 +1137,111 @@ pub fn ids_in_use_are_refused(
 
     let freed = first.status().scalability_id;
     first.release().unwrap();
-    let started = Instant::now();
-    let third = loop {
-        match acquire(&url, options()) {
-            Ok(lease) => break lease,
-            Err(LeaseError::AllTaken { .. }) => {
-                assert!(started.elapsed() < Duration::from_secs(2), "not free again");
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(error) => panic!("{error}"),
-        }
-    };
+    let (third, waited) = acquire_once_free(&acquire, &url, options, Duration::from_secs(2));
     // Not before the 200 ms margin: the released holder's clock may be behind.
-    assert!(
-        started.elapsed() >= Duration::from_millis(150),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(waited >= Duration::from_millis(150), "{waited:?}");
     assert_eq!(third.status().scalability_id, freed);
     assert_eq!(
         third.generator().generate().unwrap().scalability_id(),
         freed.unwrap()
+    );
+}
+
+/// Acquires with `options` until the id is free, for at most `limit`; returns the lease and
+/// how long that took.
+fn acquire_once_free(
+    acquire: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+    url: &str,
+    options: impl Fn() -> LeaseOptions,
+    limit: Duration,
+) -> (ScalabilityIdLease, Duration) {
+    let started = Instant::now();
+    loop {
+        match acquire(url, options()) {
+            Ok(lease) => return (lease, started.elapsed()),
+            Err(LeaseError::AllTaken { .. }) => {
+                assert!(started.elapsed() < limit, "not free within {limit:?}");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(error) => panic!("{error}"),
+        }
+    }
+}
+
+/// Generates IDs for `duration`; returns the last.
+fn generate_for(lease: &ScalabilityIdLease, duration: Duration) -> UlidFlake {
+    let started = Instant::now();
+    let mut last = lease.generator().generate().unwrap();
+    while started.elapsed() < duration {
+        last = lease.generator().generate().unwrap();
+    }
+    last
+}
+
+/// An id handed from one holder to the next across epochs and margins: each successor's IDs
+/// follow its predecessor's. The successor of a holder with the default epoch and the tests'
+/// 200 ms margin has an epoch 1.5 s later (its IDs stamp each moment 1.5 s lower) and a
+/// margin of 1 s (its clock may be 400 ms further behind the database's): it takes the id
+/// 1.5 s + 800 ms / 2 after the release's grace, not at its end. The third, back to the
+/// first's epoch and margin, waits out the second's grace (its 1 s margin) alone.
+pub fn later_epochs_and_larger_margins_wait_until_their_ids_follow(
+    server: Server,
+    acquire: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+) {
+    let _one = one_at_a_time();
+    let url = server.url("ulid_flake_test");
+    let namespace = unique_name("lease");
+    let later = Epoch::from_unix_ms(Epoch::DEFAULT.unix_ms() + 1_500).unwrap();
+    let wide = LeaseTiming {
+        margin: Duration::from_secs(1),
+        ..timing()
+    };
+    let options = |epoch: Epoch, timing: LeaseTiming| {
+        let namespace = namespace.clone();
+        move || {
+            LeaseOptions::new(namespace.clone())
+                .ids(CONTESTED_ID..=CONTESTED_ID)
+                .timing(timing)
+                .generator(Generator::builder().epoch(epoch))
+        }
+    };
+    let (first, _) = acquire_once_free(
+        &acquire,
+        &url,
+        options(Epoch::DEFAULT, timing()),
+        Duration::ZERO,
+    );
+    let first_last = generate_for(&first, Duration::from_millis(50));
+    first.release().unwrap();
+
+    let (second, waited) =
+        acquire_once_free(&acquire, &url, options(later, wide), Duration::from_secs(5));
+    let second_first = second.generator().generate().unwrap();
+    assert!(
+        first_last < second_first,
+        "{first_last:?}, then {second_first:?}"
+    );
+    // 200 ms + 1,500 ms + 400 ms after the release, which the database ran before it
+    // returned.
+    assert!(waited >= Duration::from_millis(2_100), "{waited:?}");
+    let second_last = generate_for(&second, Duration::from_millis(50));
+    second.release().unwrap();
+
+    let (third, waited) = acquire_once_free(
+        &acquire,
+        &url,
+        options(Epoch::DEFAULT, timing()),
+        Duration::from_secs(5),
+    );
+    assert!(
+        (Duration::from_millis(1_000)..Duration::from_millis(1_500)).contains(&waited),
+        "{waited:?}"
+    );
+    let third_first = third.generator().generate().unwrap();
+    third.release().unwrap();
+    assert!(
+        second_last < third_first,
+        "{second_last:?}, then {third_first:?}"
     );
 }
 
@@ -1380,6 +1465,12 @@ macro_rules! lease_tests {
         }
 
         #[test]
+        fn postgres_later_epochs_and_larger_margins_wait_until_their_ids_follow() {
+            let server = $crate::lease::Server::Postgres;
+            $crate::lease::later_epochs_and_larger_margins_wait_until_their_ids_follow(server, $acquire);
+        }
+
+        #[test]
         fn postgres_refuses_ids_in_use() {
             $crate::lease::ids_in_use_are_refused($crate::lease::Server::Postgres, $acquire);
         }
@@ -1428,6 +1519,12 @@ macro_rules! lease_tests {
             let refusals = $crate::lease::Refusals::$refusals;
             let server = $crate::lease::Server::Mysql;
             $crate::lease::refusals_end_the_first_acquisition(server, $acquire, refusals);
+        }
+
+        #[test]
+        fn mysql_later_epochs_and_larger_margins_wait_until_their_ids_follow() {
+            let server = $crate::lease::Server::Mysql;
+            $crate::lease::later_epochs_and_larger_margins_wait_until_their_ids_follow(server, $acquire);
         }
 
         #[test]

@@ -78,7 +78,7 @@
 -- values run out sooner: grant callers EXECUTE on ulid_flake_generate alone (a trigger runs
 -- as its definer, so an inserting user needs none).
 
-CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id)) ENGINE = InnoDB;
+CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, holder_epoch_ms BIGINT NOT NULL, holder_margin_us BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id)) ENGINE = InnoDB;
 
 CREATE TABLE IF NOT EXISTS ulid_flake_generators (
     namespace VARCHAR(64) NOT NULL PRIMARY KEY,
@@ -196,13 +196,20 @@ BEGIN
             SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
         END IF;
         WHILE installed_id IS NULL AND id <= 31 DO
-            INSERT IGNORE INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us)
-                VALUES (namespace, id, database_holder, never);
+            -- Recorded as a lease's holder records its own: the server's clock stamps the
+            -- keys, so its margin is 0, and a row a lease of a later epoch left is taken once
+            -- the keys of this epoch follow the lease's IDs (as Dialect::take_expired). The
+            -- condition reads the row as it was.
+            INSERT IGNORE INTO ulid_flake_leases
+                (namespace, scalability_id, holder, holder_epoch_ms, holder_margin_us, expires_at_us)
+                VALUES (namespace, id, database_holder, epoch_ms, 0, never);
             SET taken = ROW_COUNT();
             IF taken = 0 THEN
-                UPDATE ulid_flake_leases l SET l.holder = database_holder, l.expires_at_us = never
+                UPDATE ulid_flake_leases l SET l.holder = database_holder,
+                        l.holder_epoch_ms = epoch_ms, l.holder_margin_us = 0, l.expires_at_us = never
                     WHERE l.namespace = namespace AND l.scalability_id = id
-                    AND l.expires_at_us < now_us;
+                    AND l.expires_at_us < now_us - GREATEST(0,
+                        (epoch_ms - l.holder_epoch_ms) * 1000 + (0 - l.holder_margin_us) DIV 2);
                 SET taken = ROW_COUNT();
             END IF;
             IF taken = 1 THEN

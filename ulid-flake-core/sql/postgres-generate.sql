@@ -64,7 +64,7 @@
 -- arguments, is the owner's alone (EXECUTE revoked from PUBLIC): the tests call it to step the
 -- clock and to make a millisecond's values run out sooner.
 
-CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id));
+CREATE TABLE IF NOT EXISTS ulid_flake_leases (namespace VARCHAR(64) NOT NULL, scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), holder BIGINT NOT NULL, holder_epoch_ms BIGINT NOT NULL, holder_margin_us BIGINT NOT NULL, expires_at_us BIGINT NOT NULL, PRIMARY KEY (namespace, scalability_id));
 
 -- The foreign key keeps the reservation's row while its generator exists: it cannot be
 -- deleted, nor the lease table truncated (but with its generators, which a trigger below
@@ -258,13 +258,21 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     FOR id IN 0..31 LOOP
-        INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us)
-            VALUES (namespace, id, database_holder, never) ON CONFLICT DO NOTHING;
+        -- Recorded as a lease's holder records its own: the server's clock stamps the keys, so
+        -- its margin is 0, and a row a lease of a later epoch left is taken once the keys of
+        -- this epoch follow the lease's IDs (as Dialect::take_expired).
+        INSERT INTO ulid_flake_leases
+            (namespace, scalability_id, holder, holder_epoch_ms, holder_margin_us, expires_at_us)
+            VALUES (namespace, id, database_holder, epoch_ms, 0, never) ON CONFLICT DO NOTHING;
         GET DIAGNOSTICS taken = ROW_COUNT;
         IF taken = 0 THEN
-            UPDATE ulid_flake_leases l SET holder = database_holder, expires_at_us = never
+            UPDATE ulid_flake_leases l SET holder = database_holder,
+                    holder_epoch_ms = ulid_flake_install_generator.epoch_ms, holder_margin_us = 0,
+                    expires_at_us = never
                 WHERE l.namespace = ulid_flake_install_generator.namespace
-                AND l.scalability_id = id AND l.expires_at_us < now_us;
+                AND l.scalability_id = id AND l.expires_at_us < now_us - GREATEST(0,
+                    (ulid_flake_install_generator.epoch_ms - l.holder_epoch_ms) * 1000
+                    + (0 - l.holder_margin_us) / 2);
             GET DIAGNOSTICS taken = ROW_COUNT;
         END IF;
         IF taken = 1 THEN

@@ -15,7 +15,7 @@ use std::time::UNIX_EPOCH;
 use super::{
     LeaseClock, LeaseError, LeaseRequest, LeaseState, LeaseStatus, LeaseStore, LeaseTiming,
 };
-use crate::generator::{Generator, RandomSource, ThreadRandom};
+use crate::generator::{Clock, Generator, RandomSource, ThreadRandom};
 
 /// What the lease's thread and its handle share.
 pub(crate) struct Shared<C> {
@@ -163,11 +163,17 @@ impl<C: LeaseClock> Shared<C> {
 const RELEASE_ATTEMPTS: u32 = 3;
 
 /// The request for `scalability_id` on behalf of the lease `shared` describes.
-fn request<C>(shared: &Shared<C>, scalability_id: u8, validity: Duration) -> LeaseRequest<'_> {
+fn request<C: Clock>(
+    shared: &Shared<C>,
+    scalability_id: u8,
+    validity: Duration,
+) -> LeaseRequest<'_> {
     LeaseRequest {
         namespace: &shared.namespace,
         scalability_id,
         holder: shared.holder,
+        epoch: shared.generator.epoch(),
+        margin: shared.timing.margin,
         validity,
         timeout: shared.timing.request_timeout,
     }

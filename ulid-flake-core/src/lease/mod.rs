@@ -34,8 +34,8 @@
 //!
 //! # The protocol
 //!
-//! A lease is a row `(namespace, scalability_id, holder, expires_at_us)` whose expiry the
-//! database sets from its own clock. A replica *takes* an id only when the row has expired,
+//! A lease is a row `(namespace, scalability_id, holder, holder_epoch_ms, holder_margin_us,
+//! expires_at_us)` whose expiry the database sets from its own clock. A replica *takes* an id only when the row has expired,
 //! *renews* it only while the database still counts it valid and the holder is still itself
 //! (a random 64-bit token per lease), and never learns anything from a session lock, so a
 //! killed connection, a pooler that moves statements between sessions, or a failover cannot
@@ -118,24 +118,27 @@
 //! failed renewals, loss and re-acquisition are `tracing` events (target
 //! `ulid_flake::lease`).
 //!
-//! **Every replica of a namespace must agree on three things**; a review produced duplicate
-//! IDs by breaking each:
-//! - *One table.* Leases exclude each other only within one `ulid_flake_leases` table: the
-//!   same database, and on PostgreSQL the same schema. The statements name the table
-//!   unqualified, so a role whose `search_path` finds (or creates) the table in a schema of
-//!   its own (`CREATE SCHEMA app AUTHORIZATION app` puts `app` first) would lease from
-//!   another table than its peers: on PostgreSQL, a new lease connection whose
-//!   `search_path` holds two such tables fails instead, naming their schemas
-//!   ([`sql::Dialect::single_table_check`]). Two databases, or a peer whose `search_path`
-//!   holds the other table alone, nothing can see: point every replica at one table.
-//! - *One epoch.* An id handed from a replica with one epoch to one with another stamps the
-//!   same moments with other timestamps, so their IDs can meet.
-//! - *One margin* ([`LeaseTiming::margin`]). A holder's release lets its id go after its own
-//!   margin; a successor whose clock is further behind than that (allowed by a larger margin
-//!   of its own) stamps IDs the holder already issued. Every replica's clock must be within
-//!   half the smallest margin of the namespace.
+//! **Epochs and margins may differ between holders.** An id handed to a replica whose epoch
+//! is later by *Δe* would stamp the moments after the hand-over with values the last holder
+//! already used; one whose margin is larger by *Δm* may have a clock *Δm*/2 further behind
+//! the database's than the last holder's could be. So each row records its holder's epoch
+//! and margin, and a take ([`sql::Dialect::take_expired`]) waits, after the row's expiry,
+//! *Δe* + *Δm*/2 more when that is positive (nothing otherwise): the successor's
+//! milliseconds then follow the last holder's, as between holders of one epoch and margin. The
+//! database's own generator records its epoch and a margin of 0 (its clock is the
+//! database's), and takes a row by the same rule. A replica whose epoch is later than the
+//! last holder's by years finds that row taken for years ([`LeaseError::AllTaken`]): change a
+//! namespace's epoch by changing its namespace.
 //!
-//! Nothing checks the epoch and the margin yet.
+//! **Every replica of a namespace must share one table**; a review produced duplicate IDs
+//! by leasing from two. Leases exclude each other only within one `ulid_flake_leases`
+//! table: the same database, and on PostgreSQL the same schema. The statements name the
+//! table unqualified, so a role whose `search_path` finds (or creates) the table in a
+//! schema of its own (`CREATE SCHEMA app AUTHORIZATION app` puts `app` first) would lease
+//! from another table than its peers: on PostgreSQL, a new lease connection whose
+//! `search_path` holds two such tables fails instead, naming their schemas
+//! ([`sql::Dialect::single_table_check`]). Two databases, or a peer whose `search_path`
+//! holds the other table alone, nothing can see: point every replica at one table.
 //!
 //! What a lease does not cover: a database whose clock steps (rather than drifts), and two
 //! databases (a split-brain failover that loses the table's latest writes), which break the
@@ -162,6 +165,7 @@ use std::time::SystemTime;
 
 pub use clock::LeaseClock;
 
+use crate::epoch::Epoch;
 use crate::error::Error;
 use crate::generator::{Generator, GeneratorBuilder, SystemClock, install_leased};
 use crate::layout::SCALABILITY_ID_MAX;
@@ -188,16 +192,21 @@ pub const MAX_LEASE_NAMESPACE_LEN: usize = 64;
 ///
 /// ```
 /// use std::time::Duration;
+/// use ulid_flake_core::Epoch;
 /// use ulid_flake_core::lease::LeaseRequest;
 ///
 /// let request = LeaseRequest {
 ///     namespace: "billing",
 ///     scalability_id: 3,
 ///     holder: 42,
+///     epoch: Epoch::DEFAULT,
+///     margin: Duration::from_secs(1),
 ///     validity: Duration::from_secs(15),
 ///     timeout: Duration::from_secs(2),
 /// };
 /// assert_eq!(request.validity_us(), 15_000_000);
+/// assert_eq!(request.epoch_ms(), 1_704_067_200_000);
+/// assert_eq!(request.margin_us(), 1_000_000);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeaseRequest<'a> {
@@ -207,6 +216,14 @@ pub struct LeaseRequest<'a> {
     pub scalability_id: u8,
     /// This lease's token: the holder the row must name.
     pub holder: i64,
+    /// The epoch of the holder's generator. A take records it in the row with
+    /// [`margin`](Self::margin), and takes a row whose last holder had an earlier epoch (or
+    /// a smaller margin) only once the difference has passed too: the successor's IDs then
+    /// follow the last holder's (see the [module docs](self)).
+    pub epoch: Epoch,
+    /// The holder's [`LeaseTiming::margin`]: its wall clock is within half of it of the
+    /// database's.
+    pub margin: Duration,
     /// How long the database is to count the lease valid (for `take` and `renew`), or the
     /// grace period before a released row expires (for `release`).
     pub validity: Duration,
@@ -221,12 +238,44 @@ impl LeaseRequest<'_> {
     ///
     /// ```
     /// # use std::time::Duration;
-    /// # let request = ulid_flake_core::lease::LeaseRequest { namespace: "n", scalability_id: 0, holder: 1, validity: Duration::from_millis(3), timeout: Duration::ZERO };
+    /// # let request = ulid_flake_core::lease::LeaseRequest { namespace: "n", scalability_id: 0, holder: 1, epoch: ulid_flake_core::Epoch::DEFAULT, margin: Duration::ZERO, validity: Duration::from_millis(3), timeout: Duration::ZERO };
     /// assert_eq!(request.validity_us(), 3_000);
     /// ```
     pub fn validity_us(&self) -> i64 {
-        i64::try_from(self.validity.as_micros()).unwrap_or(i64::MAX)
+        duration_us(self.validity)
     }
+
+    /// [`LeaseRequest::epoch`] in milliseconds since the Unix epoch, the unit of the lease
+    /// table's `holder_epoch_ms`.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use ulid_flake_core::Epoch;
+    /// # let request = ulid_flake_core::lease::LeaseRequest { namespace: "n", scalability_id: 0, holder: 1, epoch: Epoch::from_unix_ms(5).unwrap(), margin: Duration::ZERO, validity: Duration::ZERO, timeout: Duration::ZERO };
+    /// assert_eq!(request.epoch_ms(), 5);
+    /// ```
+    pub fn epoch_ms(&self) -> i64 {
+        // An epoch is below 2^48 ms.
+        self.epoch.unix_ms() as i64
+    }
+
+    /// [`LeaseRequest::margin`] in microseconds, the unit of the lease table's
+    /// `holder_margin_us`.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use ulid_flake_core::Epoch;
+    /// # let request = ulid_flake_core::lease::LeaseRequest { namespace: "n", scalability_id: 0, holder: 1, epoch: Epoch::DEFAULT, margin: Duration::from_millis(200), validity: Duration::ZERO, timeout: Duration::ZERO };
+    /// assert_eq!(request.margin_us(), 200_000);
+    /// ```
+    pub fn margin_us(&self) -> i64 {
+        duration_us(self.margin)
+    }
+}
+
+/// `duration` in whole microseconds, at most `i64::MAX`.
+fn duration_us(duration: Duration) -> i64 {
+    i64::try_from(duration.as_micros()).unwrap_or(i64::MAX)
 }
 
 /// Where leases live: the protocol's operations on the lease table. [`sql::SqlLeaseStore`]

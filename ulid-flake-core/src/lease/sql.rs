@@ -121,7 +121,7 @@ pub enum Param<'a> {
 }
 
 /// The most parameters a statement has.
-const MAX_PARAMS: usize = 4;
+const MAX_PARAMS: usize = 8;
 
 /// One statement: its SQL and its parameters, in the order of its placeholders (`$1`, `$2`…
 /// on PostgreSQL, `?` on MySQL).
@@ -131,7 +131,7 @@ const MAX_PARAMS: usize = 4;
 /// use ulid_flake_core::lease::LeaseRequest;
 /// use ulid_flake_core::lease::sql::{Dialect, Param};
 ///
-/// let request = LeaseRequest { namespace: "billing", scalability_id: 5, holder: 42, validity: Duration::from_secs(2), timeout: Duration::from_secs(1) };
+/// let request = LeaseRequest { namespace: "billing", scalability_id: 5, holder: 42, epoch: ulid_flake_core::Epoch::DEFAULT, margin: Duration::from_secs(1), validity: Duration::from_secs(2), timeout: Duration::from_secs(1) };
 /// let renew = Dialect::MySql.renew(&request);
 /// assert!(renew.sql().starts_with("UPDATE ulid_flake_leases"));
 /// assert_eq!(renew.params(), [Param::BigInt(2_000_000), Param::Text("billing"), Param::SmallInt(5), Param::BigInt(42)]);
@@ -202,19 +202,24 @@ const POSTGRES: Sql = Sql {
         namespace VARCHAR(64) NOT NULL, \
         scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), \
         holder BIGINT NOT NULL, \
+        holder_epoch_ms BIGINT NOT NULL, \
+        holder_margin_us BIGINT NOT NULL, \
         expires_at_us BIGINT NOT NULL, \
         PRIMARY KEY (namespace, scalability_id))",
     insert_taken: concat!(
-        "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) \
-         VALUES ($1, $2, $3, ",
+        "INSERT INTO ulid_flake_leases \
+         (namespace, scalability_id, holder, holder_epoch_ms, holder_margin_us, expires_at_us) \
+         VALUES ($1, $2, $3, $4, $5, ",
         now_us!(postgres),
-        " + $4) ON CONFLICT DO NOTHING"
+        " + $6) ON CONFLICT DO NOTHING"
     ),
     take_expired: concat!(
-        "UPDATE ulid_flake_leases SET holder = $1, expires_at_us = ",
+        "UPDATE ulid_flake_leases SET holder = $1, holder_epoch_ms = $2, holder_margin_us = $3, \
+         expires_at_us = ",
         now_us!(postgres),
-        " + $2 WHERE namespace = $3 AND scalability_id = $4 AND expires_at_us < ",
-        now_us!(postgres)
+        " + $4 WHERE namespace = $5 AND scalability_id = $6 AND expires_at_us < ",
+        now_us!(postgres),
+        " - GREATEST(0, ($7 - holder_epoch_ms) * 1000 + ($8 - holder_margin_us) / 2)"
     ),
     renew: concat!(
         "UPDATE ulid_flake_leases SET expires_at_us = ",
@@ -255,19 +260,26 @@ const MYSQL: Sql = Sql {
         namespace VARCHAR(64) NOT NULL, \
         scalability_id SMALLINT NOT NULL CHECK (scalability_id BETWEEN 0 AND 31), \
         holder BIGINT NOT NULL, \
+        holder_epoch_ms BIGINT NOT NULL, \
+        holder_margin_us BIGINT NOT NULL, \
         expires_at_us BIGINT NOT NULL, \
         PRIMARY KEY (namespace, scalability_id)) ENGINE = InnoDB",
     insert_taken: concat!(
-        "INSERT IGNORE INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) \
-         VALUES (?, ?, ?, ",
+        "INSERT IGNORE INTO ulid_flake_leases \
+         (namespace, scalability_id, holder, holder_epoch_ms, holder_margin_us, expires_at_us) \
+         VALUES (?, ?, ?, ?, ?, ",
         now_us!(mysql),
         " + ?)"
     ),
+    // The condition reads the row as it was: MySQL applies the assignments to the rows it
+    // matched.
     take_expired: concat!(
-        "UPDATE ulid_flake_leases SET holder = ?, expires_at_us = ",
+        "UPDATE ulid_flake_leases SET holder = ?, holder_epoch_ms = ?, holder_margin_us = ?, \
+         expires_at_us = ",
         now_us!(mysql),
         " + ? WHERE namespace = ? AND scalability_id = ? AND expires_at_us < ",
-        now_us!(mysql)
+        now_us!(mysql),
+        " - GREATEST(0, (? - holder_epoch_ms) * 1000 + (? - holder_margin_us) DIV 2)"
     ),
     renew: concat!(
         "UPDATE ulid_flake_leases SET expires_at_us = ",
@@ -302,14 +314,18 @@ impl Dialect {
         Statement::new(self.sql().create_table, [])
     }
 
-    /// Inserts the row of the request's id already taken by its holder, when the row is
-    /// missing: one row changed means taken.
+    /// Inserts the row of the request's id already taken by its holder, with the holder's
+    /// epoch and margin, when the row is missing: one row changed means taken.
     ///
     /// ```
     /// # use std::time::Duration;
+    /// # use ulid_flake_core::Epoch;
     /// # use ulid_flake_core::lease::{LeaseRequest, sql::{Dialect, Param}};
-    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, validity: Duration::from_micros(7), timeout: Duration::ZERO };
-    /// assert_eq!(Dialect::Postgres.insert_taken(&request).params(), [Param::Text("n"), Param::SmallInt(1), Param::BigInt(9), Param::BigInt(7)]);
+    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, epoch: Epoch::from_unix_ms(3).unwrap(), margin: Duration::from_micros(4), validity: Duration::from_micros(7), timeout: Duration::ZERO };
+    /// assert_eq!(
+    ///     Dialect::Postgres.insert_taken(&request).params(),
+    ///     [Param::Text("n"), Param::SmallInt(1), Param::BigInt(9), Param::BigInt(3), Param::BigInt(4), Param::BigInt(7)],
+    /// );
     /// ```
     pub fn insert_taken<'a>(self, request: &LeaseRequest<'a>) -> Statement<'a> {
         Statement::new(
@@ -318,28 +334,43 @@ impl Dialect {
                 Param::Text(request.namespace),
                 Param::SmallInt(request.scalability_id.into()),
                 Param::BigInt(request.holder),
+                Param::BigInt(request.epoch_ms()),
+                Param::BigInt(request.margin_us()),
                 Param::BigInt(request.validity_us()),
             ],
         )
     }
 
-    /// Takes the request's id when its lease has expired by the database's clock: one row
-    /// changed means taken.
+    /// Takes the request's id, recording the holder's epoch and margin, when its lease
+    /// expired by the database's clock long enough ago that the taker's IDs follow the last
+    /// holder's: one row changed means taken. Long enough is at once for the holders of
+    /// one epoch and margin; a taker whose epoch is later by *Δe*, or whose margin is larger
+    /// by *Δm*, waits *Δe* + *Δm*/2 more (see the [module docs](super)).
     ///
     /// ```
     /// # use std::time::Duration;
+    /// # use ulid_flake_core::Epoch;
     /// # use ulid_flake_core::lease::{LeaseRequest, sql::{Dialect, Param}};
-    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, validity: Duration::from_micros(7), timeout: Duration::ZERO };
-    /// assert_eq!(Dialect::MySql.take_expired(&request).params(), [Param::BigInt(9), Param::BigInt(7), Param::Text("n"), Param::SmallInt(1)]);
+    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, epoch: Epoch::from_unix_ms(3).unwrap(), margin: Duration::from_micros(4), validity: Duration::from_micros(7), timeout: Duration::ZERO };
+    /// assert_eq!(
+    ///     Dialect::MySql.take_expired(&request).params(),
+    ///     [Param::BigInt(9), Param::BigInt(3), Param::BigInt(4), Param::BigInt(7), Param::Text("n"), Param::SmallInt(1), Param::BigInt(3), Param::BigInt(4)],
+    /// );
+    /// assert!(Dialect::Postgres.take_expired(&request).sql().ends_with("($8 - holder_margin_us) / 2)"));
     /// ```
     pub fn take_expired<'a>(self, request: &LeaseRequest<'a>) -> Statement<'a> {
+        let (epoch_ms, margin_us) = (request.epoch_ms(), request.margin_us());
         Statement::new(
             self.sql().take_expired,
             [
                 Param::BigInt(request.holder),
+                Param::BigInt(epoch_ms),
+                Param::BigInt(margin_us),
                 Param::BigInt(request.validity_us()),
                 Param::Text(request.namespace),
                 Param::SmallInt(request.scalability_id.into()),
+                Param::BigInt(epoch_ms),
+                Param::BigInt(margin_us),
             ],
         )
     }
@@ -350,7 +381,7 @@ impl Dialect {
     /// ```
     /// # use std::time::Duration;
     /// # use ulid_flake_core::lease::{LeaseRequest, sql::{Dialect, Param}};
-    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, validity: Duration::from_micros(7), timeout: Duration::ZERO };
+    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, epoch: ulid_flake_core::Epoch::DEFAULT, margin: Duration::ZERO, validity: Duration::from_micros(7), timeout: Duration::ZERO };
     /// assert_eq!(Dialect::Postgres.renew(&request).params(), [Param::BigInt(7), Param::Text("n"), Param::SmallInt(1), Param::BigInt(9)]);
     /// ```
     pub fn renew<'a>(self, request: &LeaseRequest<'a>) -> Statement<'a> {
@@ -363,7 +394,7 @@ impl Dialect {
     /// ```
     /// # use std::time::Duration;
     /// # use ulid_flake_core::lease::{LeaseRequest, sql::{Dialect, Param}};
-    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, validity: Duration::from_micros(7), timeout: Duration::ZERO };
+    /// # let request = LeaseRequest { namespace: "n", scalability_id: 1, holder: 9, epoch: ulid_flake_core::Epoch::DEFAULT, margin: Duration::ZERO, validity: Duration::from_micros(7), timeout: Duration::ZERO };
     /// assert!(Dialect::Postgres.release(&request).sql().contains("LEAST(expires_at_us"));
     /// ```
     pub fn release<'a>(self, request: &LeaseRequest<'a>) -> Statement<'a> {

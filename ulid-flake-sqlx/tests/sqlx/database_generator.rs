@@ -504,7 +504,7 @@ generator_tests!(
     create_table: "CREATE TABLE invoice (id BIGINT PRIMARY KEY DEFAULT {}, session INT NOT NULL)",
     key_default: |_: &str, _: &str| None,
     insert: "INSERT INTO invoice (session) VALUES ($1) RETURNING id, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms",
-    insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) VALUES ($1, $2, 7, $3)",
+    insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, holder_epoch_ms, holder_margin_us, expires_at_us) VALUES ($1, $2, 7, 1704067200000, 200000, $3)",
     lease: ulid_flake_sqlx::lease_postgres,
     truncate_refused: |_: &str, error: sqlx::Error| assert_eq!(
         database_message(error),
@@ -543,7 +543,7 @@ generator_tests!(
             .replace("ulid_flake_generate(", &format!("{generator}("))
     ),
     insert: "INSERT INTO invoice (session) VALUES (?) RETURNING id, CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED) AS clock_ms",
-    insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, expires_at_us) VALUES (?, ?, 7, ?)",
+    insert_lease: "INSERT INTO ulid_flake_leases (namespace, scalability_id, holder, holder_epoch_ms, holder_margin_us, expires_at_us) VALUES (?, ?, 7, 1704067200000, 200000, ?)",
     lease: ulid_flake_sqlx::lease_mysql,
     // The server cuts its message at 512 bytes, within the foreign key's text.
     truncate_refused: |database: &str, error: sqlx::Error| {

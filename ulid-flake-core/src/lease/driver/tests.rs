@@ -66,11 +66,25 @@ impl LeaseClock for ScriptedClock {
     }
 }
 
-/// One row of the lease table.
+/// One row of the lease table; the default stands for a missing row.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Row {
     holder: i64,
+    holder_epoch_ms: i64,
+    holder_margin_us: i64,
     expires_at_us: i64,
+}
+
+impl Row {
+    /// Whether `request` may take the row at `now`, as `Dialect::take_expired` decides.
+    fn free_for(&self, request: &LeaseRequest<'_>, now: i64) -> bool {
+        if *self == Self::default() {
+            return true;
+        }
+        let later_by_us = (request.epoch_ms() - self.holder_epoch_ms) * 1000
+            + (request.margin_us() - self.holder_margin_us) / 2;
+        self.expires_at_us < now - later_by_us.max(0)
+    }
 }
 
 /// What the next call to the table does.
@@ -171,11 +185,14 @@ impl LeaseStore for Table {
 
     fn take(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
         let (holder, validity) = (request.holder, request.validity_us());
+        let (holder_epoch_ms, holder_margin_us) = (request.epoch_ms(), request.margin_us());
         self.call("take", request, |row, now| {
-            let free = row.expires_at_us < now;
+            let free = row.free_for(request, now);
             if free {
                 *row = Row {
                     holder,
+                    holder_epoch_ms,
+                    holder_margin_us,
                     expires_at_us: now + validity,
                 };
             }
@@ -234,17 +251,39 @@ fn driver<C: Clock + LeaseClock + Clone>(
     table: &Table,
     ids: RangeInclusive<u8>,
 ) -> Driver<Table, C> {
+    driver_with(clock, table, ids, Epoch::DEFAULT, timing())
+}
+
+/// [`driver`] with a generator of `epoch`, and `timing`.
+fn driver_with<C: Clock + LeaseClock + Clone>(
+    clock: &C,
+    table: &Table,
+    ids: RangeInclusive<u8>,
+    epoch: Epoch,
+    timing: LeaseTiming,
+) -> Driver<Table, C> {
     let generator = Generator::builder()
         .clock(clock.clone())
+        .epoch(epoch)
         .build_leased(*ids.start())
         .unwrap();
-    let shared = Arc::new(Shared::new(generator, "test".into(), ids, timing()));
+    let shared = Arc::new(Shared::new(generator, "test".into(), ids, timing));
     Driver::new(table.clone(), shared)
 }
 
 /// The millisecond since the default epoch that `elapsed` after the start is.
 fn ms_at(elapsed: Duration) -> u64 {
     (START_UNIX_MS - Epoch::DEFAULT.unix_ms() as i64) as u64 + elapsed.as_millis() as u64
+}
+
+/// Steps `driver` every 10 ms until it holds its id; returns how long that took.
+fn step_until_held(driver: &mut Driver<Table, ScriptedClock>, clock: &ScriptedClock) -> Duration {
+    let mut elapsed = Duration::ZERO;
+    while driver.step().0 != Outcome::Held {
+        clock.advance(Duration::from_millis(10));
+        elapsed += Duration::from_millis(10);
+    }
+    elapsed
 }
 
 fn generate<C: Clock + LeaseClock>(
@@ -472,16 +511,72 @@ fn a_new_holder_starts_after_the_old_one_stopped() {
 
     // Partitioned from the table, the first holder stops at its deadline; the second takes
     // the id once the table sees the row expire, 200 ms (the margin) later at the earliest.
-    let mut elapsed = Duration::ZERO;
-    while second.step().0 != Outcome::Held {
-        clock.advance(Duration::from_millis(10));
-        elapsed += Duration::from_millis(10);
-    }
+    let elapsed = step_until_held(&mut second, &clock);
 
     assert_eq!(elapsed, Duration::from_millis(2_010));
     assert!(first_deadline + 200 <= ms_at(elapsed));
     assert_eq!(generate(&second).unwrap().ms_since_epoch(), ms_at(elapsed));
     assert!(generate(&first).is_err());
+}
+
+#[test]
+fn a_successor_with_a_later_epoch_and_a_larger_margin_waits_until_its_ids_follow() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut first = driver(&clock, &table, 9..=9);
+    first.acquire_first().unwrap();
+    let last = generate(&first).unwrap();
+    first.shared.stop();
+    first.shutdown();
+    // 300 ms later, with a margin 400 ms larger: its clock may be 200 ms further behind.
+    let epoch = Epoch::from_unix_ms(Epoch::DEFAULT.unix_ms() + 300).unwrap();
+    let margin = Duration::from_millis(600);
+    let mut second = driver_with(
+        &clock,
+        &table,
+        9..=9,
+        epoch,
+        LeaseTiming { margin, ..timing() },
+    );
+
+    // The release's grace (the first holder's 200 ms margin), then 300 ms + 400 ms / 2.
+    let elapsed = step_until_held(&mut second, &clock);
+
+    assert_eq!(elapsed, Duration::from_millis(710));
+    let next = generate(&second).unwrap();
+    assert!(next > last, "{next:?} after {last:?}");
+    assert_eq!(next.ms_since_epoch(), last.ms_since_epoch() + 410);
+    assert_eq!(
+        (table.row(9).holder_epoch_ms, table.row(9).holder_margin_us),
+        (epoch.unix_ms() as i64, 600_000)
+    );
+}
+
+#[test]
+fn a_successor_with_an_earlier_epoch_or_a_smaller_margin_waits_no_longer() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let epoch = Epoch::from_unix_ms(Epoch::DEFAULT.unix_ms() + 300).unwrap();
+    let margin = Duration::from_millis(600);
+    let mut first = driver_with(
+        &clock,
+        &table,
+        9..=9,
+        epoch,
+        LeaseTiming { margin, ..timing() },
+    );
+    first.acquire_first().unwrap();
+    let last = generate(&first).unwrap();
+    first.shared.stop();
+    first.shutdown();
+    let mut second = driver(&clock, &table, 9..=9);
+
+    // The release's grace alone: the first holder's 600 ms margin.
+    let elapsed = step_until_held(&mut second, &clock);
+
+    assert_eq!(elapsed, Duration::from_millis(610));
+    let next = generate(&second).unwrap();
+    assert_eq!(next.ms_since_epoch(), last.ms_since_epoch() + 300 + 610);
 }
 
 #[test]
@@ -806,6 +901,8 @@ fn the_release_grace_covers_ids_stamped_ahead_of_the_database() {
         table.row(6),
         Row {
             holder,
+            holder_epoch_ms: Epoch::DEFAULT.unix_ms() as i64,
+            holder_margin_us: 200_000,
             expires_at_us: clock.db_now_us() + 200_000 + 1_001_000
         }
     );
@@ -884,6 +981,8 @@ fn release_closes_the_gate_and_leaves_the_margin_before_the_id_is_free() {
         table.row(6),
         Row {
             holder,
+            holder_epoch_ms: Epoch::DEFAULT.unix_ms() as i64,
+            holder_margin_us: 200_000,
             expires_at_us: clock.db_now_us() + 200_000
         }
     );
@@ -912,6 +1011,8 @@ fn a_failed_release_is_sent_again() {
         table.row(6),
         Row {
             holder,
+            holder_epoch_ms: Epoch::DEFAULT.unix_ms() as i64,
+            holder_margin_us: 200_000,
             expires_at_us: clock.db_now_us() + 200_000
         }
     );
