@@ -32,8 +32,9 @@
 //! [`DATABASE_GENERATOR_HOLDER`], a holder no lease of this crate uses: the application's
 //! leases in the same namespace take the other ids, never that one. The epoch is the default
 //! unless the install names another; read the keys with the same one. The install takes the
-//! lowest id that has no row or an expired one, as a lease does, and fails when all 32 are
-//! leased. Installing a namespace again answers the same id, once it has checked that the
+//! lowest id that has no row or an expired one, as a lease does (waiting, as a lease does,
+//! as long as its epoch is later than the last holder's: [`lease`](crate::lease)), and
+//! fails when all 32 are leased. Installing a namespace again answers the same id, once it has checked that the
 //! reservation is still there. A foreign key and triggers keep the reserved row (no `DELETE`,
 //! `UPDATE` or `TRUNCATE` takes it away) and the generator's row (its id and epoch are fixed);
 //! PostgreSQL also checks the row at every call and fails when it is gone. MariaDB checks it at

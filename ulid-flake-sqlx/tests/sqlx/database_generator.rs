@@ -468,6 +468,20 @@ macro_rules! generator_tests {
                     sqlx::query($insert_lease).bind("crowded").bind(id).bind(expires).execute(&mut connection).await.unwrap();
                 }
                 assert_eq!(install(&mut connection, "crowded").await, 2);
+                // Leases of the default epoch expired 1 s ago on id 0 and 10 s ago on id 1: an
+                // install whose epoch is 5 s later takes 1, the id on which its keys follow the
+                // lease's IDs.
+                let now_us = unix_ms_now() * 1_000;
+                for (id, expires) in [(0_i16, now_us - 1_000_000), (1, now_us - 10_000_000)] {
+                    sqlx::query($insert_lease).bind("later").bind(id).bind(expires).execute(&mut connection).await.unwrap();
+                }
+                let reserved: i16 = sqlx::query_scalar($install_with_epoch)
+                    .bind("later")
+                    .bind(1_704_067_205_000_i64)
+                    .fetch_one(&mut connection)
+                    .await
+                    .unwrap();
+                assert_eq!(reserved, 1);
                 for id in 0..32_i16 {
                     sqlx::query($insert_lease).bind("full").bind(id).bind(far).execute(&mut connection).await.unwrap();
                 }
