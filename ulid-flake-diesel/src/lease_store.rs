@@ -17,8 +17,15 @@ use ulid_flake_core::lease::{LeaseError, LeaseOptions, ScalabilityIdLease};
 /// holds an id.
 ///
 /// Diesel's connections cannot bound a call: while the server is stalled, a renewal waits
-/// for it, and the generator stops at its deadline all the same. Add libpq's
-/// `tcp_user_timeout` or `keepalives_idle` to the URL to have a lost network noticed sooner.
+/// for it, and the generator stops at its deadline all the same
+/// (`postgres_stalled_fails_closed_without_duplicates`). The first acquisition and
+/// [`ScalabilityIdLease::release`] wait too, for as long as the server stalls: libpq's
+/// `connect_timeout` in the URL (`?connect_timeout=2`) bounds a connection attempt, but
+/// nothing bounds a statement on a server that accepted it and stopped answering — its
+/// kernel acknowledges every packet, so `tcp_user_timeout` and `keepalives_idle` do not end
+/// the wait either (tried by hand on a `SIGSTOP`ped server). [`lease_mysql`] has no timeout
+/// at all: Diesel's MySQL URL takes none. Where start-up must not hang on a stalled
+/// database, lease through `ulid-flake-sqlx`, which bounds every call.
 ///
 /// # Errors
 ///
