@@ -29,6 +29,9 @@ pub(crate) struct Shared<C> {
     forks_at_start: u64,
     record: Mutex<Record>,
     stopping: AtomicBool,
+    /// Set by the lease's thread once it has given the id up (or failed to).
+    finished: AtomicBool,
+    /// Wakes the thread when stopping, and those waiting for it when it has finished.
     wake: Condvar,
 }
 
@@ -72,6 +75,7 @@ impl<C: LeaseClock> Shared<C> {
             forks_at_start: crate::generator::fork_count(),
             record: Mutex::default(),
             stopping: AtomicBool::new(false),
+            finished: AtomicBool::new(false),
             wake: Condvar::new(),
         }
     }
@@ -138,6 +142,28 @@ impl<C: LeaseClock> Shared<C> {
         }
         // Under the lock, so the thread cannot miss the flag between checking and waiting.
         let _record = self.record();
+        self.wake.notify_all();
+    }
+
+    /// Waits for the lease's thread to give the id up, at most one request timeout (a
+    /// release's first attempt): what a dropped lease waits for. Nothing to wait for in a
+    /// forked child, whose copy of the lock a thread that does not exist here may hold.
+    pub(crate) fn wait_finished(&self) {
+        if self.forked() {
+            return;
+        }
+        let record = self.record();
+        let _ = self
+            .wake
+            .wait_timeout_while(record, self.timing.request_timeout, |_| {
+                !self.finished.load(Ordering::Acquire)
+            })
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+
+    fn finish(&self) {
+        let _record = self.record();
+        self.finished.store(true, Ordering::Release);
         self.wake.notify_all();
     }
 
@@ -315,6 +341,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             wait = self.step().1;
         }
         self.shutdown();
+        self.shared.finish();
     }
 
     fn shutdown(&mut self) {

@@ -730,7 +730,10 @@ impl core::error::Error for LeaseError {
 /// usually the life of the process, which [`install_default`](Self::install_default) arranges
 /// for the process-wide default generator. Dropping it stops the generator and lets the id
 /// expire after the margin (plus however far its last ID was stamped ahead of the database's
-/// clock).
+/// clock): the drop waits for the lease's thread to send the release, so that a process that
+/// exits right after it does not leave the id held for the whole validity — at most one
+/// [`request_timeout`](LeaseTiming::request_timeout), after which the release goes on
+/// without it. [`release`](Self::release) waits for it to the end, and reports its error.
 ///
 /// A lease left unused is a warning (`#[must_use]`): dropped at once, it would leave the
 /// process generating without it, in the stand-alone layout.
@@ -963,8 +966,10 @@ impl ScalabilityIdLease {
 
 impl<C: LeaseClock> Drop for ScalabilityIdLease<C> {
     fn drop(&mut self) {
-        // The thread releases the id when it wakes; nothing here waits for the database.
         self.shared.stop();
+        // Bounded, unlike `release`: a drop on the way out of a function must not hang on a
+        // stalled database (which Diesel's connections cannot bound).
+        self.shared.wait_finished();
     }
 }
 

@@ -4,7 +4,7 @@
 //! `src/lease/driver/tests.rs`; the adapters test it against real databases.)
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ulid_flake_core::Error;
 use ulid_flake_core::lease::{
@@ -13,10 +13,12 @@ use ulid_flake_core::lease::{
 
 use crate::support::report_of_child;
 
-/// A table in this process: grants every id, and records the releases.
+/// A table in this process: grants every id, and records the releases, each after
+/// `release_takes`.
 #[derive(Clone, Default)]
 pub(crate) struct LocalTable {
     pub(crate) released: Arc<Mutex<Vec<u8>>>,
+    release_takes: Duration,
 }
 
 impl LeaseStore for LocalTable {
@@ -31,6 +33,7 @@ impl LeaseStore for LocalTable {
     }
 
     fn release(&mut self, request: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        std::thread::sleep(self.release_takes);
         self.released.lock().unwrap().push(request.scalability_id);
         Ok(())
     }
@@ -106,6 +109,44 @@ fn release_stops_the_generator_and_gives_the_id_back() {
 
     assert_eq!(generator_works, Ok(9));
     assert_eq!(*table.released.lock().unwrap(), [9]);
+}
+
+#[test]
+fn a_dropped_lease_has_given_the_id_back_when_the_drop_returns() {
+    let table = LocalTable {
+        release_takes: Duration::from_millis(200),
+        ..LocalTable::default()
+    };
+    let lease =
+        ScalabilityIdLease::acquire(table.clone(), LeaseOptions::new("jobs").ids(9..=9)).unwrap();
+
+    drop(lease);
+
+    assert_eq!(*table.released.lock().unwrap(), [9]);
+}
+
+#[test]
+fn a_drop_waits_for_a_stalled_release_no_longer_than_the_request_timeout() {
+    let table = LocalTable {
+        release_takes: Duration::from_secs(5),
+        ..LocalTable::default()
+    };
+    let timing = LeaseTiming {
+        request_timeout: Duration::from_millis(300),
+        ..LeaseTiming::default()
+    };
+    let options = LeaseOptions::new("jobs").ids(9..=9).timing(timing);
+    let lease = ScalabilityIdLease::acquire(table.clone(), options).unwrap();
+    let started = Instant::now();
+
+    drop(lease);
+
+    let took = started.elapsed();
+    assert!(
+        (Duration::from_millis(300)..Duration::from_secs(2)).contains(&took),
+        "{took:?}"
+    );
+    assert!(table.released.lock().unwrap().is_empty());
 }
 
 /// Not a test of its own: the child side of the test below (hence ignored). It installs a
