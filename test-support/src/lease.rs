@@ -36,6 +36,7 @@ pub fn timing() -> LeaseTiming {
         retry_min: Duration::from_millis(50),
         retry_max: Duration::from_millis(400),
         acquire_timeout: Duration::from_secs(20),
+        wait_for_free_id: Duration::ZERO,
     }
 }
 
@@ -1104,7 +1105,8 @@ pub fn stall_server(server: Server, child: impl Fn() -> Command) -> Report {
 }
 
 /// Two leases on ids `3..=4` get one each; a third is refused with a message naming the
-/// namespace and range; once one is released, the id is free again after the margin.
+/// namespace and range; once one is released, the id is free again after the margin, which
+/// a third told to wait for a free id waits out.
 pub fn ids_in_use_are_refused(
     server: Server,
     acquire: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
@@ -1137,8 +1139,14 @@ pub fn ids_in_use_are_refused(
 
     let freed = first.status().scalability_id;
     first.release().unwrap();
-    let (third, waited) = acquire_once_free(&acquire, &url, options, Duration::from_secs(2));
+    let started = Instant::now();
+    let waiting = LeaseTiming {
+        wait_for_free_id: Duration::from_secs(2),
+        ..timing()
+    };
+    let third = acquire(&url, options().timing(waiting)).unwrap();
     // Not before the 200 ms margin: the released holder's clock may be behind.
+    let waited = started.elapsed();
     assert!(waited >= Duration::from_millis(150), "{waited:?}");
     assert_eq!(third.status().scalability_id, freed);
     assert_eq!(

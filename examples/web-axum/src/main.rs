@@ -9,15 +9,18 @@
 //! never issue the same ID; `GET /health` reports the lease. On `SIGTERM` or Ctrl-C it stops
 //! accepting connections, finishes the requests in flight, and releases the lease, so that the
 //! replica replacing it can take the id after the lease's margin (1 s), not its whole
-//! validity (15 s).
+//! validity (15 s). One started in place of a replica that was killed instead waits up to
+//! 20 s for its id when no other is free.
 //!
 //! `example-web-axum --print-openapi` prints the OpenAPI document (as `/openapi.json` serves
 //! it) and exits, touching no database: `scripts/validate-openapi.sh` checks it.
 //! `example-web-axum --print-typescript` prints the TypeScript declarations of the API's
 //! types: `scripts/check-typescript.sh` compiles a client against them.
 
+use std::time::Duration;
+
 use example_web_axum::{ApiDoc, Store, router};
-use ulid_flake_sqlx::lease::LeaseOptions;
+use ulid_flake_sqlx::lease::{LeaseOptions, LeaseTiming};
 use utoipa::OpenApi;
 
 #[tokio::main]
@@ -46,7 +49,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if url.starts_with("postgres") {
         let namespace =
             std::env::var("LEASE_NAMESPACE").unwrap_or_else(|_| "example-web-axum".to_owned());
-        let lease = ulid_flake_sqlx::lease_postgres(&url, LeaseOptions::new(namespace)).await?;
+        // A replica started in place of one that was killed waits for its row to expire
+        // (the validity plus the margin) rather than fail when no other id is free.
+        let timing = LeaseTiming {
+            wait_for_free_id: Duration::from_secs(20),
+            ..LeaseTiming::default()
+        };
+        let options = LeaseOptions::new(namespace).timing(timing);
+        let lease = ulid_flake_sqlx::lease_postgres(&url, options).await?;
         eprintln!("leased scalability id {:?}", lease.status().scalability_id);
         lease.install_default()?;
     }

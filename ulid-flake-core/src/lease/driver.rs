@@ -304,10 +304,15 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             match outcome {
                 Outcome::Held => return Ok(()),
                 Outcome::AllTaken => {
-                    return Err(LeaseError::AllTaken {
-                        namespace: self.shared.namespace.clone(),
-                        ids: self.shared.ids.clone(),
-                    });
+                    let waited = self.monotonic().saturating_sub(started) + wait;
+                    if waited > self.shared.timing.wait_for_free_id {
+                        return Err(LeaseError::AllTaken {
+                            namespace: self.shared.namespace.clone(),
+                            ids: self.shared.ids.clone(),
+                        });
+                    }
+                    self.shared.generator.clock().sleep(wait);
+                    continue;
                 }
                 Outcome::Failed | Outcome::Lost => {}
             }

@@ -400,15 +400,22 @@ pub struct LeaseTiming {
     /// The longest wait between attempts.
     pub retry_max: Duration,
     /// How long [`ScalabilityIdLease::acquire`] keeps trying when the database fails (not when
-    /// every id is taken, nor when the store says the database refused it for good
-    /// ([`LeaseStore::is_refusal`]): both fail at once). A store that cannot bound its calls
-    /// (Diesel's) may exceed it while a server hangs.
+    /// every id is taken, which [`wait_for_free_id`](Self::wait_for_free_id) bounds, nor when
+    /// the store says the database refused it for good ([`LeaseStore::is_refusal`]: at
+    /// once). A store that cannot bound its calls (Diesel's) may exceed it while a server
+    /// hangs.
     pub acquire_timeout: Duration,
+    /// How long [`ScalabilityIdLease::acquire`] keeps trying, with the backoff, while other
+    /// holders have every id of the range, before it fails with [`LeaseError::AllTaken`];
+    /// zero, the default, fails at once. A replica started in place of one that died gets
+    /// its id once the row expires, up to [`validity`](Self::validity) plus the margin later
+    /// (15 s + 1 s by default): wait that long to start instead of failing.
+    pub wait_for_free_id: Duration,
 }
 
 impl Default for LeaseTiming {
     /// 15 s validity, renewed every 3 s, 1 s margin, ρ = 10⁻³, 2 s per call, retries from
-    /// 50 ms up to 2 s, and 30 s to acquire.
+    /// 50 ms up to 2 s, 30 s to acquire, and no wait for a free id.
     fn default() -> Self {
         Self {
             validity: Duration::from_secs(15),
@@ -419,6 +426,7 @@ impl Default for LeaseTiming {
             retry_min: Duration::from_millis(50),
             retry_max: Duration::from_secs(2),
             acquire_timeout: Duration::from_secs(30),
+            wait_for_free_id: Duration::ZERO,
         }
     }
 }
@@ -722,10 +730,10 @@ impl core::error::Error for LeaseError {
 
 /// A scalability id leased from a database, and the generator that issues IDs under it.
 ///
-/// [`acquire`](Self::acquire) returns once it holds an id (or fails at once when every id
-/// of the range is held by others: a replacement for a killed replica gets its id only once
-/// the row has expired, so retry); a thread of its own then renews
-/// the lease, and the generator refuses to issue IDs whenever the lease is not known to be
+/// [`acquire`](Self::acquire) returns once it holds an id (or fails when every id of the
+/// range is held by others: at once, or after
+/// [`wait_for_free_id`](LeaseTiming::wait_for_free_id), the time a replacement for a killed
+/// replica needs for the row to expire); a thread of its own then renews the lease, and the generator refuses to issue IDs whenever the lease is not known to be
 /// valid (see the [module docs](self)). Keep the lease for as long as its IDs are made —
 /// usually the life of the process, which [`install_default`](Self::install_default) arranges
 /// for the process-wide default generator. Dropping it stops the generator and lets the id
@@ -755,10 +763,11 @@ pub struct ScalabilityIdLease<C: LeaseClock = SystemClock> {
 
 impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// Takes a free id in the namespace from `store`, then keeps it renewed on a thread of
-    /// its own. Blocks until an id is held or none is free; tries each id of the range once
-    /// from a random offset, and retries with backoff only while the database fails (every
-    /// id held by others is [`LeaseError::AllTaken`] at once: retry it yourself if you must
-    /// wait for an id to expire).
+    /// its own. Blocks until an id is held or none is free; tries each id of the range from a
+    /// random offset, and again with backoff while the database fails (for
+    /// [`acquire_timeout`](LeaseTiming::acquire_timeout)) or while every id is held by others
+    /// (for [`wait_for_free_id`](LeaseTiming::wait_for_free_id), zero by default: then
+    /// [`LeaseError::AllTaken`] at once).
     ///
     /// # Errors
     ///

@@ -242,6 +242,7 @@ fn timing() -> LeaseTiming {
         retry_min: Duration::from_millis(50),
         retry_max: Duration::from_millis(400),
         acquire_timeout: Duration::from_secs(1),
+        wait_for_free_id: Duration::ZERO,
     }
 }
 
@@ -596,6 +597,41 @@ fn every_id_taken_fails_the_first_acquisition_naming_the_range() {
         "all scalability ids 4..=5 of lease namespace \"test\" are taken: expected a free id, \
          found every one leased by another holder"
     );
+}
+
+#[test]
+fn the_first_acquisition_waits_for_a_free_id_as_long_as_told() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut first = driver(&clock, &table, 9..=9);
+    first.acquire_first().unwrap();
+    let waiting = |wait_for_free_id| {
+        let timing = LeaseTiming {
+            wait_for_free_id,
+            ..timing()
+        };
+        driver_with(&clock, &table, 9..=9, Epoch::DEFAULT, timing)
+    };
+
+    // The first holder renews no more: its row expires 2 s after its take.
+    let error = waiting(Duration::from_secs(1)).acquire_first().unwrap_err();
+    let gave_up_at = clock.elapsed();
+    let mut second = waiting(Duration::from_secs(3));
+    second.acquire_first().unwrap();
+
+    assert!(matches!(error, LeaseError::AllTaken { .. }), "{error}");
+    // It gives up when its next try would end past the wait: up to one backoff before it.
+    assert!(
+        (Duration::from_millis(600)..=Duration::from_secs(1)).contains(&gave_up_at),
+        "{gave_up_at:?}"
+    );
+    // Taken once the row expired, at most one backoff (400 ms) later.
+    let taken_at = clock.elapsed();
+    assert!(
+        (Duration::from_secs(2)..=Duration::from_millis(2_400)).contains(&taken_at),
+        "{taken_at:?}"
+    );
+    assert_eq!(generate(&second).unwrap().scalability_id(), 9);
 }
 
 #[test]
