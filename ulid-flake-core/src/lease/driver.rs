@@ -304,6 +304,8 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             match outcome {
                 Outcome::Held => return Ok(()),
                 Outcome::AllTaken => {
+                    // The database answered: an earlier failure is not the one to report.
+                    self.last_failure = None;
                     let waited = self.monotonic().saturating_sub(started) + wait;
                     if waited > self.shared.timing.wait_for_free_id {
                         return Err(LeaseError::AllTaken {
@@ -323,8 +325,9 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             {
                 return Err(LeaseError::Database(Box::new(refusal)));
             }
-            if self.monotonic().saturating_sub(started) + wait > self.shared.timing.acquire_timeout
-            {
+            let timing = &self.shared.timing;
+            let limit = timing.acquire_timeout.max(timing.wait_for_free_id);
+            if self.monotonic().saturating_sub(started) + wait > limit {
                 let recorded = self.shared.record().last_error.clone();
                 let error: Box<dyn core::error::Error + Send + Sync> =
                     match (self.last_failure.take(), recorded) {

@@ -126,9 +126,11 @@
 //! *Δe* + *Δm*/2 more when that is positive (nothing otherwise): the successor's
 //! milliseconds then follow the last holder's, as between holders of one epoch and margin. The
 //! database's own generator records its epoch and a margin of 0 (its clock is the
-//! database's), and takes a row by the same rule. A replica whose epoch is later than the
-//! last holder's by years finds that row taken for years ([`LeaseError::AllTaken`]): change a
-//! namespace's epoch by changing its namespace.
+//! database's), and takes a row by the same rule. The rule counts what the last holder could
+//! have issued, not what it did: a replica whose epoch is years earlier than the others'
+//! (its IDs are years ahead) makes every id it takes unusable to them for years
+//! ([`LeaseError::AllTaken`]), as one whose epoch is years later finds the ids they held.
+//! Change a namespace's epoch by changing its namespace.
 //!
 //! **Every replica of a namespace must share one table**; a review produced duplicate IDs
 //! by leasing from two. Leases exclude each other only within one `ulid_flake_leases`
@@ -304,8 +306,12 @@ pub trait LeaseStore: Send + 'static {
     type Error: core::error::Error + Send + Sync + 'static;
 
     /// Takes the id for `request.holder`, valid for `request.validity` from when the database
-    /// runs the statement, if its lease has expired (or never existed): `Ok(true)` when taken,
-    /// `Ok(false)` when another holder's lease is still valid.
+    /// runs the statement, if its lease never existed, or expired long enough ago: at once
+    /// for a holder of the same epoch and margin as the row's last, and for one whose epoch
+    /// is later, or whose margin is larger, only once that difference has passed too
+    /// (*Δe* + *Δm*/2, see [`sql::Dialect::take_expired`]). A take records the holder's
+    /// [`epoch`](LeaseRequest::epoch) and [`margin`](LeaseRequest::margin) in the row for
+    /// the next. `Ok(true)` when taken, `Ok(false)` when not.
     ///
     /// # Errors
     ///
@@ -408,8 +414,11 @@ pub struct LeaseTiming {
     /// How long [`ScalabilityIdLease::acquire`] keeps trying, with the backoff, while other
     /// holders have every id of the range, before it fails with [`LeaseError::AllTaken`];
     /// zero, the default, fails at once. A replica started in place of one that died gets
-    /// its id once the row expires, up to [`validity`](Self::validity) plus the margin later
-    /// (15 s + 1 s by default): wait that long to start instead of failing.
+    /// its id once the row expires, up to [`validity`](Self::validity) later (15 s by
+    /// default; the margin after a release), and *Δe* + *Δm*/2 more when its epoch is later
+    /// or its margin larger than that replica's (see the [module docs](self)): wait that long
+    /// to start instead of failing. While it waits, database failures are retried for as
+    /// long as this, or [`acquire_timeout`](Self::acquire_timeout) if longer.
     pub wait_for_free_id: Duration,
 }
 
@@ -739,9 +748,11 @@ impl core::error::Error for LeaseError {
 /// for the process-wide default generator. Dropping it stops the generator and lets the id
 /// expire after the margin (plus however far its last ID was stamped ahead of the database's
 /// clock): the drop waits for the lease's thread to send the release, so that a process that
-/// exits right after it does not leave the id held for the whole validity — at most one
+/// exits right after it does not leave the id held for the whole validity — but at most one
 /// [`request_timeout`](LeaseTiming::request_timeout), after which the release goes on
-/// without it. [`release`](Self::release) waits for it to the end, and reports its error.
+/// without it (a thread in the middle of a renewal may need longer; a process that then
+/// exits leaves the row to expire by itself). [`release`](Self::release) waits for it to
+/// the end, and reports its error.
 ///
 /// A lease left unused is a warning (`#[must_use]`): dropped at once, it would leave the
 /// process generating without it, in the stand-alone layout.

@@ -635,6 +635,32 @@ fn the_first_acquisition_waits_for_a_free_id_as_long_as_told() {
 }
 
 #[test]
+fn a_failure_past_the_acquire_timeout_does_not_end_a_longer_wait_for_a_free_id() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut first = driver(&clock, &table, 9..=9);
+    first.acquire_first().unwrap();
+    let timing = LeaseTiming {
+        wait_for_free_id: Duration::from_secs(3),
+        ..timing()
+    };
+    let mut second = driver_with(&clock, &table, 9..=9, Epoch::DEFAULT, timing);
+    // Its first take finds the id held 1.1 s in, past the 1 s acquire timeout; the next fails.
+    table.fault_next(Fault::Slow {
+        before: Duration::from_millis(1_100),
+        after: Duration::ZERO,
+    });
+    table.fault_next(Fault::Error);
+
+    assert_eq!(second.acquire_first().map_err(|e| e.to_string()), Ok(()));
+    assert!(
+        clock.elapsed() >= Duration::from_secs(2),
+        "{:?}",
+        clock.elapsed()
+    );
+}
+
+#[test]
 fn a_database_down_for_the_acquire_timeout_fails_with_its_error() {
     let clock = ScriptedClock::default();
     let table = Table::new(&clock);
