@@ -23,7 +23,7 @@ use ulid_flake_core::lease::{LeaseError, LeaseOptions, ScalabilityIdLease};
 /// `connect_timeout` in the URL (`?connect_timeout=2`) bounds a connection attempt, but
 /// nothing bounds a statement on a server that accepted it and stopped answering — its
 /// kernel acknowledges every packet, so `tcp_user_timeout` and `keepalives_idle` do not end
-/// the wait either (tried by hand on a `SIGSTOP`ped server). [`lease_mysql`] has no timeout
+/// the wait either (tried by hand on a `SIGSTOP`ped server). `lease_mysql` has no timeout
 /// at all: Diesel's MySQL URL takes none. Where start-up must not hang on a stalled
 /// database, lease through `ulid-flake-sqlx`, which bounds every call.
 ///
