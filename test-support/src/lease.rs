@@ -1133,7 +1133,8 @@ pub fn ids_in_use_are_refused(
         refused.to_string(),
         format!(
             "all scalability ids 3..=4 of lease namespace {namespace:?} are taken: expected a \
-             free id, found every one leased by another holder"
+             free id, found every one leased by another holder (or given up too recently for \
+             this lease's later epoch or larger margin)"
         )
     );
 

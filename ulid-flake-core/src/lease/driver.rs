@@ -298,6 +298,26 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// the database has refused the store for good ([`LeaseStore::is_refusal`]), or it has
     /// failed for the acquisition timeout.
     pub(crate) fn acquire_first(&mut self) -> Result<(), LeaseError> {
+        let acquired = self.acquire_until_held();
+        if acquired.is_err() {
+            self.give_up_previous();
+        }
+        acquired
+    }
+
+    /// After a failed first acquisition: gives up the id a take may have left this lease's,
+    /// in one attempt, so that it is not held for the whole validity for nothing (the row
+    /// expires by itself if this fails too).
+    fn give_up_previous(&mut self) {
+        if let Some(scalability_id) = self.previous.take() {
+            let grace = self.shared.timing.margin + Duration::from_millis(self.ahead_ms());
+            let _ = self
+                .store
+                .release(&request(&self.shared, scalability_id, grace));
+        }
+    }
+
+    fn acquire_until_held(&mut self) -> Result<(), LeaseError> {
         let started = self.monotonic();
         loop {
             let (outcome, wait) = self.step();
@@ -306,14 +326,21 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                 Outcome::AllTaken => {
                     // The database answered: an earlier failure is not the one to report.
                     self.last_failure = None;
-                    let waited = self.monotonic().saturating_sub(started) + wait;
-                    if waited > self.shared.timing.wait_for_free_id {
+                    let waited = self.monotonic().saturating_sub(started);
+                    let Some(left) = self
+                        .shared
+                        .timing
+                        .wait_for_free_id
+                        .checked_sub(waited)
+                        .filter(|left| !left.is_zero())
+                    else {
                         return Err(LeaseError::AllTaken {
                             namespace: self.shared.namespace.clone(),
                             ids: self.shared.ids.clone(),
                         });
-                    }
-                    self.shared.generator.clock().sleep(wait);
+                    };
+                    // The last try comes at the end of the wait, not a backoff before it.
+                    self.shared.generator.clock().sleep(wait.min(left));
                     continue;
                 }
                 Outcome::Failed | Outcome::Lost => {}

@@ -416,8 +416,9 @@ pub struct LeaseTiming {
     /// zero, the default, fails at once. A replica started in place of one that died gets
     /// its id once the row expires, up to [`validity`](Self::validity) later (15 s by
     /// default; the margin after a release), and *Δe* + *Δm*/2 more when its epoch is later
-    /// or its margin larger than that replica's (see the [module docs](self)): wait that long
-    /// to start instead of failing. While it waits, database failures are retried for as
+    /// or its margin larger than that replica's (see the [module docs](self)): wait a little
+    /// longer than that to start instead of failing. The last try comes at the end of the
+    /// wait. While it waits, database failures are retried for as
     /// long as this, or [`acquire_timeout`](Self::acquire_timeout) if longer.
     pub wait_for_free_id: Duration,
 }
@@ -459,22 +460,38 @@ impl LeaseTiming {
 
     /// Checks that the timings bound each other as the argument needs.
     fn check(&self) -> Result<(), LeaseError> {
-        let invalid = |expected| Err(LeaseError::InvalidTiming { expected });
+        let invalid = |expected, found| Err(LeaseError::InvalidTiming { expected, found });
         if !(0.0..0.5).contains(&self.max_drift) {
-            return invalid("a max_drift in 0..0.5");
+            return invalid("a max_drift in 0..0.5", std::format!("{}", self.max_drift));
         }
         if self.renew_every.is_zero() || self.renew_every >= self.usable_validity() {
-            return invalid("renew_every above zero and below validity × (1 − max_drift) − margin");
+            return invalid(
+                "renew_every above zero and below validity × (1 − max_drift) − margin",
+                std::format!(
+                    "renew_every {:?}, against {:?}",
+                    self.renew_every,
+                    self.usable_validity()
+                ),
+            );
         }
         // The clocks agree only when a round trip fits in *m* (less 1 ms of reading).
         if self.margin < Duration::from_millis(10) {
-            return invalid("a margin of at least 10 ms");
+            return invalid(
+                "a margin of at least 10 ms",
+                std::format!("{:?}", self.margin),
+            );
         }
         if self.retry_min.is_zero() || self.retry_min > self.retry_max {
-            return invalid("0 < retry_min <= retry_max");
+            return invalid(
+                "0 < retry_min <= retry_max",
+                std::format!("{:?} and {:?}", self.retry_min, self.retry_max),
+            );
         }
         if self.validity > Duration::from_secs(24 * 60 * 60) {
-            return invalid("a validity of at most a day");
+            return invalid(
+                "a validity of at most a day",
+                std::format!("{:?}", self.validity),
+            );
         }
         Ok(())
     }
@@ -658,13 +675,16 @@ pub struct LeaseStatus {
 /// assert_eq!(
 ///     error.to_string(),
 ///     "all scalability ids 0..=31 of lease namespace \"billing\" are taken: expected a free \
-///      id, found every one leased by another holder"
+///      id, found every one leased by another holder (or given up too recently for this \
+///      lease's later epoch or larger margin)"
 /// );
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum LeaseError {
-    /// Other holders have valid leases on every id of the range.
+    /// Other holders have valid leases on every id of the range, or gave them up too
+    /// recently for this lease: one whose epoch is later, or whose margin is larger, than
+    /// their last holder's waits out the difference (see the [module docs](self)).
     AllTaken {
         /// The namespace.
         namespace: String,
@@ -685,6 +705,8 @@ pub enum LeaseError {
     InvalidTiming {
         /// What they must satisfy.
         expected: &'static str,
+        /// The values that do not.
+        found: String,
     },
     /// The generator's settings are invalid.
     Generator(Error),
@@ -703,7 +725,8 @@ impl fmt::Display for LeaseError {
             Self::AllTaken { namespace, ids } => write!(
                 f,
                 "all scalability ids {ids:?} of lease namespace {namespace:?} are taken: \
-                 expected a free id, found every one leased by another holder"
+                 expected a free id, found every one leased by another holder (or given up \
+                 too recently for this lease's later epoch or larger margin)"
             ),
             Self::InvalidNamespace { length } => write!(
                 f,
@@ -714,8 +737,11 @@ impl fmt::Display for LeaseError {
                 f,
                 "invalid lease ids: expected a non-empty range within 0..=31, found {ids:?}"
             ),
-            Self::InvalidTiming { expected } => {
-                write!(f, "invalid lease timing: expected {expected}")
+            Self::InvalidTiming { expected, found } => {
+                write!(
+                    f,
+                    "invalid lease timing: expected {expected}, found {found}"
+                )
             }
             Self::Generator(error) => write!(f, "invalid lease generator: {error}"),
             Self::Install(error) => write!(
@@ -820,6 +846,12 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
         timing.check()?;
         let generator = generator
             .build_leased(*ids.start())
+            .map_err(LeaseError::Generator)?;
+        // A clock before the epoch (or too far past it) stamps no ID: refused before a take
+        // holds an id for nothing.
+        generator
+            .epoch()
+            .ms_since_epoch_at(generator.clock().unix_ms())
             .map_err(LeaseError::Generator)?;
         let shared = Arc::new(Shared::new(generator, namespace, ids, timing));
         let mut driver = Driver::new(store, Arc::clone(&shared));
@@ -933,7 +965,9 @@ fn release<C: LeaseClock>(
 impl ScalabilityIdLease {
     /// Makes the lease's generator the process-wide default (behind `UlidFlake::generate` and
     /// `Id::generate`) and keeps the lease renewed until the process exits;
-    /// [`installed_lease_status`] then reports it.
+    /// [`installed_lease_status`] then reports it. Call [`release_installed_lease`] at
+    /// shutdown: nothing drops the installed lease, so a process that exits without it (a
+    /// return from `main` included) leaves its id held for the whole validity.
     ///
     /// # Errors
     ///

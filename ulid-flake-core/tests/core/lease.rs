@@ -6,25 +6,28 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ulid_flake_core::Error;
+use ulid_flake_core::generator::Generator;
+use ulid_flake_core::{Epoch, Error};
 use ulid_flake_core::lease::{
     LeaseOptions, LeaseRequest, LeaseState, LeaseStore, LeaseTiming, ScalabilityIdLease,
 };
 
 use crate::support::report_of_child;
 
-/// A table in this process: grants every id, and records the releases, each after
-/// `release_takes`.
+/// A table in this process: grants every id, counts the takes, and records the releases,
+/// each after `release_takes`.
 #[derive(Clone, Default)]
 pub(crate) struct LocalTable {
     pub(crate) released: Arc<Mutex<Vec<u8>>>,
     release_takes: Duration,
+    taken: Arc<Mutex<u32>>,
 }
 
 impl LeaseStore for LocalTable {
     type Error = std::io::Error;
 
     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        *self.taken.lock().unwrap() += 1;
         Ok(true)
     }
 
@@ -78,7 +81,7 @@ fn a_renewal_interval_beyond_the_usable_validity_is_refused() {
     assert_eq!(
         error_of(LeaseOptions::new("jobs").timing(timing)),
         "invalid lease timing: expected renew_every above zero and below validity × \
-         (1 − max_drift) − margin"
+         (1 − max_drift) − margin, found renew_every 14s, against 13.985s"
     );
 }
 
@@ -90,8 +93,24 @@ fn a_margin_too_small_to_compare_the_clocks_is_refused() {
     };
     assert_eq!(
         error_of(LeaseOptions::new("jobs").timing(timing)),
-        "invalid lease timing: expected a margin of at least 10 ms"
+        "invalid lease timing: expected a margin of at least 10 ms, found 9ms"
     );
+}
+
+#[test]
+fn an_epoch_the_clock_has_not_reached_is_refused_before_any_take() {
+    let year_2100 = Epoch::from_unix_ms(4_102_444_800_000).unwrap();
+    let options = LeaseOptions::new("jobs").generator(Generator::builder().epoch(year_2100));
+    let table = LocalTable::default();
+
+    let error = ScalabilityIdLease::acquire(table.clone(), options)
+        .unwrap_err()
+        .to_string();
+
+    let expected = "invalid lease generator: timestamp out of range: expected \
+                    0..=8796093022207 ms since the epoch, found -";
+    assert!(error.starts_with(expected), "{error}");
+    assert_eq!(*table.taken.lock().unwrap(), 0);
 }
 
 #[test]

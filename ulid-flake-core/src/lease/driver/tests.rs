@@ -595,7 +595,8 @@ fn every_id_taken_fails_the_first_acquisition_naming_the_range() {
     assert_eq!(
         error.to_string(),
         "all scalability ids 4..=5 of lease namespace \"test\" are taken: expected a free id, \
-         found every one leased by another holder"
+         found every one leased by another holder (or given up too recently for this \
+         lease's later epoch or larger margin)"
     );
 }
 
@@ -620,11 +621,8 @@ fn the_first_acquisition_waits_for_a_free_id_as_long_as_told() {
     second.acquire_first().unwrap();
 
     assert!(matches!(error, LeaseError::AllTaken { .. }), "{error}");
-    // It gives up when its next try would end past the wait: up to one backoff before it.
-    assert!(
-        (Duration::from_millis(600)..=Duration::from_secs(1)).contains(&gave_up_at),
-        "{gave_up_at:?}"
-    );
+    // Its last try comes at the end of the wait.
+    assert_eq!(gave_up_at, Duration::from_secs(1));
     // Taken once the row expired, at most one backoff (400 ms) later.
     let taken_at = clock.elapsed();
     assert!(
@@ -700,7 +698,8 @@ fn a_refusal_fails_the_first_acquisition_at_once_with_its_error() {
         "lease database error: permission denied for table ulid_flake_leases"
     );
     // The error before it was retried (after 50 ms, less up to a quarter); the refusal not.
-    assert_eq!(table.state().calls, ["take", "renew"]);
+    // The id that failed take may have left this lease's is then given up, once.
+    assert_eq!(table.state().calls, ["take", "renew", "release"]);
     assert!(
         (Duration::from_millis(37)..=Duration::from_millis(50)).contains(&clock.elapsed()),
         "{:?}",
