@@ -1230,9 +1230,9 @@ pub fn later_epochs_and_larger_margins_wait_until_their_ids_follow(
         first_last < second_first,
         "{first_last:?}, then {second_first:?}"
     );
-    // 200 ms + 500 ms + 200 ms after the release, which the database ran before it
-    // returned.
-    assert!(waited >= Duration::from_millis(900), "{waited:?}");
+    // 200 ms + 500 ms + 200 ms after the database ran the release, which was up to the
+    // release's answer and the lease thread's end (here 100 ms) before it returned.
+    assert!(waited >= Duration::from_millis(800), "{waited:?}");
     let second_last = generate_for(&second, Duration::from_millis(50));
     second.release().unwrap();
 
@@ -1243,7 +1243,7 @@ pub fn later_epochs_and_larger_margins_wait_until_their_ids_follow(
         Duration::from_secs(5),
     );
     assert!(
-        (Duration::from_millis(600)..Duration::from_millis(1_000)).contains(&waited),
+        (Duration::from_millis(500)..Duration::from_millis(1_000)).contains(&waited),
         "{waited:?}"
     );
     let third_first = third.generator().generate().unwrap();
