@@ -80,15 +80,16 @@ fn with_database(url: &str, database: &str) -> String {
 
 /// The checks on what the eight sessions inserted: `sessions[s]` holds session `s`'s keys
 /// with the clock the database read after making each, in insert order; `stored` the table's
-/// keys in key order. With room for more than one key a millisecond, the shrunk field must
-/// have made keys share a millisecond and used one up.
+/// keys in key order. With room for more than one key a millisecond, returns whether the
+/// shrunk field made keys share a millisecond and used one up, which takes two keys in one
+/// millisecond: calls slowed past a millisecond each (on two busy cores) may make none.
 fn check_sessions(
     sessions: &[Vec<(Id<Invoice>, i64)>],
     stored: &[Id<Invoice>],
     scalability_id: u8,
     start_ms: i64,
     randomness_max: i64,
-) {
+) -> bool {
     let mut all: Vec<Id<Invoice>> = Vec::new();
     for keys in sessions {
         assert_eq!(keys.len(), INSERTS);
@@ -116,7 +117,7 @@ fn check_sessions(
         );
     }
     if randomness_max == 0 {
-        return;
+        return true;
     }
     // The shrunk field made both happen: keys sharing a millisecond, and a millisecond used up,
     // so that a key went on in a millisecond the clock had not reached when the key was made.
@@ -129,9 +130,11 @@ fn check_sessions(
         .flatten()
         .filter(|(id, clock_ms)| unix_ms(*id) > *clock_ms)
         .count();
-    assert!(shared > 0, "no two keys shared a millisecond");
-    assert!(bumped > 0, "no millisecond was used up");
+    shared > 0 && bumped > 0
 }
+
+/// How many times the eight sessions insert, at most, for a millisecond to be used up.
+const ATTEMPTS: usize = 5;
 
 macro_rules! generator_tests {
     (
@@ -200,8 +203,18 @@ macro_rules! generator_tests {
             }
 
             /// Eight sessions insert at once, with a field maximum of `randomness_max`:
-            /// every key checked by [`check_sessions`].
+            /// every key checked by [`check_sessions`], again on a fresh database until they
+            /// used a millisecond up ([`ATTEMPTS`] at most).
             async fn eight_sessions_insert(randomness_max: i64) {
+                for _ in 0..ATTEMPTS {
+                    if eight_sessions_insert_once(randomness_max).await {
+                        return;
+                    }
+                }
+                panic!("no millisecond was used up in {ATTEMPTS} attempts");
+            }
+
+            async fn eight_sessions_insert_once(randomness_max: i64) -> bool {
                 let url = fresh_database().await;
                 let namespace = "billing";
                 let mut connection = <$connection>::connect(&url).await.unwrap();
@@ -230,7 +243,7 @@ macro_rules! generator_tests {
                     .fetch_all(&mut connection)
                     .await
                     .unwrap();
-                check_sessions(&keys, &stored, scalability_id, start_ms, randomness_max);
+                check_sessions(&keys, &stored, scalability_id, start_ms, randomness_max)
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
