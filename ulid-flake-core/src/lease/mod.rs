@@ -35,11 +35,11 @@
 //! # The protocol
 //!
 //! A lease is a row `(namespace, scalability_id, holder, holder_epoch_ms, holder_margin_us,
-//! expires_at_us)` whose expiry the database sets from its own clock. A replica *takes* an id only when the row has expired,
-//! *renews* it only while the database still counts it valid and the holder is still itself
-//! (a random 64-bit token per lease), and never learns anything from a session lock, so a
-//! killed connection, a pooler that moves statements between sessions, or a failover cannot
-//! make two holders believe they hold the id.
+//! expires_at_us)` whose expiry the database sets from its own clock. A replica *takes* an
+//! id only when the row has expired, *renews* it only while the database still counts it
+//! valid and the holder is still itself (a random 64-bit token per lease), and never learns
+//! anything from a session lock, so a killed connection, a pooler that moves statements
+//! between sessions, or a failover cannot make two holders believe they hold the id.
 //!
 //! The replica side keeps a **validity deadline** on its own monotonic clock (on Linux,
 //! `CLOCK_BOOTTIME`, which also counts time the machine spent suspended). Before it sends a
@@ -416,10 +416,10 @@ pub struct LeaseTiming {
     /// zero, the default, fails at once. A replica started in place of one that died gets
     /// its id once the row expires, up to [`validity`](Self::validity) later (15 s by
     /// default; the margin after a release), and *Δe* + *Δm*/2 more when its epoch is later
-    /// or its margin larger than that replica's (see the [module docs](self)): wait a little
-    /// longer than that to start instead of failing. The last try comes at the end of the
-    /// wait. While it waits, database failures are retried for as
-    /// long as this, or [`acquire_timeout`](Self::acquire_timeout) if longer.
+    /// or its margin larger than that replica's (see the [module docs](self)): wait a
+    /// little longer than that to start instead of failing. The last try comes at the end
+    /// of the wait. While it waits, database failures are retried for as long as this, or
+    /// [`acquire_timeout`](Self::acquire_timeout) if longer.
     pub wait_for_free_id: Duration,
 }
 
