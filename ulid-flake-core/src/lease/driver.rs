@@ -310,7 +310,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// expires by itself if this fails too).
     fn give_up_previous(&mut self) {
         if let Some(scalability_id) = self.previous.take() {
-            let grace = self.shared.timing.margin + Duration::from_millis(self.ahead_ms());
+            let grace = self.release_grace();
             let _ = self
                 .store
                 .release(&request(&self.shared, scalability_id, grace));
@@ -390,7 +390,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             .map(|held| held.scalability_id)
             .or(self.previous);
         if let Some(scalability_id) = own {
-            let grace = self.shared.timing.margin + Duration::from_millis(self.ahead_ms());
+            let grace = self.release_grace();
             // A release is one idempotent statement, so a failed one is sent again: InnoDB
             // picks a statement as a deadlock's victim and rolls it back, and a connection
             // may drop. Only the last error is reported; the row expires by itself anyway.
@@ -753,6 +753,12 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             record.state = Some(LeaseState::Confirming);
         }
         record.last_error = Some(message);
+    }
+
+    /// How long a released row stays this lease's: the margin, and however far its last ID
+    /// was stamped ahead of the database's clock.
+    fn release_grace(&self) -> Duration {
+        self.shared.timing.margin + Duration::from_millis(self.ahead_ms())
     }
 
     /// How far past the database's clock, now, the generator stamped its last ID, in ms (0
