@@ -202,6 +202,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
 
     /// The state word's address: which generator [`LAST_STORED`] is about. For a generator
     /// built anew at a dropped one's address, see [`Generator::last_stored`].
+    #[cfg(not(ulid_flake_loom))]
     #[inline(always)]
     fn word_address(&self) -> usize {
         core::ptr::from_ref(&*self.last).addr()
