@@ -1133,8 +1133,9 @@ pub fn ids_in_use_are_refused(
         refused.to_string(),
         format!(
             "all scalability ids 3..=4 of lease namespace {namespace:?} are taken: expected a \
-             free id, found every one leased by another holder (or given up too recently for \
-             this lease's later epoch or larger margin)"
+             free id at once (LeaseTiming::wait_for_free_id is zero), found every one leased \
+             by another holder (or given up too recently for this lease's later epoch or larger \
+             margin)"
         )
     );
 

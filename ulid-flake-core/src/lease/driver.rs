@@ -337,6 +337,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                         return Err(LeaseError::AllTaken {
                             namespace: self.shared.namespace.clone(),
                             ids: self.shared.ids.clone(),
+                            wait_for_free_id: self.shared.timing.wait_for_free_id,
                         });
                     };
                     // The last try comes at the end of the wait, not a backoff before it.

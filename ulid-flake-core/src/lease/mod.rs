@@ -669,14 +669,19 @@ pub struct LeaseStatus {
 /// Why a lease could not be acquired, installed or released.
 ///
 /// ```
+/// use std::time::Duration;
 /// use ulid_flake_core::lease::LeaseError;
 ///
-/// let error = LeaseError::AllTaken { namespace: "billing".into(), ids: 0..=31 };
+/// let error = LeaseError::AllTaken {
+///     namespace: "billing".into(),
+///     ids: 0..=31,
+///     wait_for_free_id: Duration::from_secs(20),
+/// };
 /// assert_eq!(
 ///     error.to_string(),
 ///     "all scalability ids 0..=31 of lease namespace \"billing\" are taken: expected a free \
-///      id, found every one leased by another holder (or given up too recently for this \
-///      lease's later epoch or larger margin)"
+///      id within 20s (LeaseTiming::wait_for_free_id), found every one leased by another \
+///      holder (or given up too recently for this lease's later epoch or larger margin)"
 /// );
 /// ```
 #[derive(Debug)]
@@ -690,6 +695,8 @@ pub enum LeaseError {
         namespace: String,
         /// The ids that were tried.
         ids: RangeInclusive<u8>,
+        /// How long the acquisition waited for a free id: [`LeaseTiming::wait_for_free_id`].
+        wait_for_free_id: Duration,
     },
     /// A namespace that is empty or longer than [`MAX_LEASE_NAMESPACE_LEN`] bytes.
     InvalidNamespace {
@@ -722,12 +729,29 @@ pub enum LeaseError {
 impl fmt::Display for LeaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::AllTaken { namespace, ids } => write!(
-                f,
-                "all scalability ids {ids:?} of lease namespace {namespace:?} are taken: \
-                 expected a free id, found every one leased by another holder (or given up \
-                 too recently for this lease's later epoch or larger margin)"
-            ),
+            Self::AllTaken {
+                namespace,
+                ids,
+                wait_for_free_id,
+            } => {
+                write!(
+                    f,
+                    "all scalability ids {ids:?} of lease namespace {namespace:?} are taken: \
+                     expected a free id"
+                )?;
+                if wait_for_free_id.is_zero() {
+                    f.write_str(" at once (LeaseTiming::wait_for_free_id is zero)")?;
+                } else {
+                    write!(
+                        f,
+                        " within {wait_for_free_id:?} (LeaseTiming::wait_for_free_id)"
+                    )?;
+                }
+                f.write_str(
+                    ", found every one leased by another holder (or given up too recently for \
+                     this lease's later epoch or larger margin)",
+                )
+            }
             Self::InvalidNamespace { length } => write!(
                 f,
                 "invalid lease namespace: expected 1..={MAX_LEASE_NAMESPACE_LEN} bytes, \

@@ -594,9 +594,9 @@ fn every_id_taken_fails_the_first_acquisition_naming_the_range() {
 
     assert_eq!(
         error.to_string(),
-        "all scalability ids 4..=5 of lease namespace \"test\" are taken: expected a free id, \
-         found every one leased by another holder (or given up too recently for this \
-         lease's later epoch or larger margin)"
+        "all scalability ids 4..=5 of lease namespace \"test\" are taken: expected a free id \
+         at once (LeaseTiming::wait_for_free_id is zero), found every one leased by another \
+         holder (or given up too recently for this lease's later epoch or larger margin)"
     );
 }
 
@@ -620,7 +620,12 @@ fn the_first_acquisition_waits_for_a_free_id_as_long_as_told() {
     let mut second = waiting(Duration::from_secs(3));
     second.acquire_first().unwrap();
 
-    assert!(matches!(error, LeaseError::AllTaken { .. }), "{error}");
+    assert_eq!(
+        error.to_string(),
+        "all scalability ids 9..=9 of lease namespace \"test\" are taken: expected a free id \
+         within 1s (LeaseTiming::wait_for_free_id), found every one leased by another holder \
+         (or given up too recently for this lease's later epoch or larger margin)"
+    );
     // Its last try comes at the end of the wait.
     assert_eq!(gave_up_at, Duration::from_secs(1));
     // Taken once the row expired, at most one backoff (400 ms) later.
