@@ -326,12 +326,20 @@ pub use ulid_flake_core::*;
 
 #[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
 mod lease_store;
+
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+use std::sync::LazyLock;
+
 #[cfg(all(feature = "lease", feature = "mysql"))]
 pub use lease_store::lease_mysql;
 #[cfg(all(feature = "lease", feature = "postgres"))]
 pub use lease_store::lease_postgres;
 #[cfg(all(feature = "lease", any(feature = "postgres", feature = "mysql")))]
 pub use lease_store::{SqlxLeaseConnection, SqlxLeaseDatabase, SqlxLeaseStore};
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+use sqlx::SqlStr;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+use sqlx::migrate::{Migration, MigrationType, Migrator};
 
 /// Migrations that create the SQL helper functions on PostgreSQL: [`sql::POSTGRES_FUNCTIONS`]
 /// (version `20240101000000`) and the database's own generator, [`sql::POSTGRES_GENERATOR`]
@@ -348,7 +356,20 @@ pub use lease_store::{SqlxLeaseConnection, SqlxLeaseDatabase, SqlxLeaseStore};
 /// # }
 /// ```
 #[cfg(feature = "postgres")]
-pub static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+pub static POSTGRES_MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
+    migrator([
+        (
+            20240101000000,
+            "ulid flake functions",
+            sql::POSTGRES_FUNCTIONS,
+        ),
+        (
+            20261125000000,
+            "ulid flake generate",
+            sql::POSTGRES_GENERATOR,
+        ),
+    ])
+});
 
 /// Migrations that create the SQL helper functions on MySQL and MariaDB,
 /// [`sql::MYSQL_FUNCTIONS`] (version `20240101000000`), and the generator of MariaDB,
@@ -362,4 +383,32 @@ pub static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migratio
 /// # }
 /// ```
 #[cfg(feature = "mysql")]
-pub static MYSQL_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/mysql");
+pub static MYSQL_MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
+    migrator([
+        (20240101000000, "ulid flake functions", sql::MYSQL_FUNCTIONS),
+        (20261125000000, "ulid flake generate", sql::MYSQL_GENERATOR),
+    ])
+});
+
+/// The migrator `sqlx::migrate!` would build from the files in `migrations/` (version,
+/// description and checksum alike, so a database migrated by either is up to date for the
+/// other), built at run time: with the macro, this crate would turn on sqlx's `macros`
+/// feature, whose build compiles every enabled database driver a second time, for the
+/// compiler.
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+fn migrator(migrations: [(i64, &'static str, &'static str); 2]) -> Migrator {
+    Migrator::with_migrations(
+        migrations
+            .into_iter()
+            .map(|(version, description, sql)| {
+                Migration::new(
+                    version,
+                    description.into(),
+                    MigrationType::Simple,
+                    SqlStr::from_static(sql),
+                    false,
+                )
+            })
+            .collect(),
+    )
+}

@@ -223,3 +223,37 @@ async fn postgres_timestamps_default_to_the_default_epoch() {
     .unwrap();
     assert!(same);
 }
+
+/// The migrators, built at run time, are the ones `sqlx::migrate!` builds from the
+/// `migrations/` files: the same versions, descriptions, types, checksums and transactions,
+/// so a database migrated by either is up to date for the other.
+#[test]
+fn the_migrators_are_those_of_the_migration_files() {
+    let summary = |migrator: &sqlx::migrate::Migrator| {
+        migrator
+            .iter()
+            .map(|migration| {
+                (
+                    migration.version,
+                    migration.description.to_string(),
+                    migration.migration_type,
+                    migration.checksum.to_vec(),
+                    migration.no_tx,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    for (built, from_files) in [
+        (
+            &*ulid_flake_sqlx::POSTGRES_MIGRATOR,
+            sqlx::migrate!("migrations/postgres"),
+        ),
+        (
+            &*ulid_flake_sqlx::MYSQL_MIGRATOR,
+            sqlx::migrate!("migrations/mysql"),
+        ),
+    ] {
+        assert_eq!(summary(built).len(), 2);
+        assert_eq!(summary(built), summary(&from_files));
+    }
+}
