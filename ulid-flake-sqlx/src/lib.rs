@@ -356,20 +356,8 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 /// # }
 /// ```
 #[cfg(feature = "postgres")]
-pub static POSTGRES_MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
-    migrator([
-        (
-            20240101000000,
-            "ulid flake functions",
-            sql::POSTGRES_FUNCTIONS,
-        ),
-        (
-            20261125000000,
-            "ulid flake generate",
-            sql::POSTGRES_GENERATOR,
-        ),
-    ])
-});
+pub static POSTGRES_MIGRATOR: LazyLock<Migrator> =
+    LazyLock::new(|| migrator([sql::POSTGRES_FUNCTIONS, sql::POSTGRES_GENERATOR]));
 
 /// Migrations that create the SQL helper functions on MySQL and MariaDB,
 /// [`sql::MYSQL_FUNCTIONS`] (version `20240101000000`), and the generator of MariaDB,
@@ -383,24 +371,26 @@ pub static POSTGRES_MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
 /// # }
 /// ```
 #[cfg(feature = "mysql")]
-pub static MYSQL_MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
-    migrator([
-        (20240101000000, "ulid flake functions", sql::MYSQL_FUNCTIONS),
-        (20261125000000, "ulid flake generate", sql::MYSQL_GENERATOR),
-    ])
-});
+pub static MYSQL_MIGRATOR: LazyLock<Migrator> =
+    LazyLock::new(|| migrator([sql::MYSQL_FUNCTIONS, sql::MYSQL_GENERATOR]));
 
-/// The migrator `sqlx::migrate!` would build from the files in `migrations/` (version,
-/// description and checksum alike, so a database migrated by either is up to date for the
-/// other), built at run time: with the macro, this crate would turn on sqlx's `macros`
-/// feature, whose build compiles every enabled database driver a second time, for the
-/// compiler.
+/// The migrator `sqlx::migrate!` would build from a database's directory in `migrations/`
+/// (version, description and checksum alike, so a database migrated by either is up to date
+/// for the other), given the files' SQL in their order, built at run time: with the macro,
+/// this crate would turn on sqlx's `macros` feature, whose build compiles every enabled
+/// database driver a second time, for the compiler.
 #[cfg(any(feature = "postgres", feature = "mysql"))]
-fn migrator(migrations: [(i64, &'static str, &'static str); 2]) -> Migrator {
+fn migrator(sql: [&'static str; 2]) -> Migrator {
+    /// The files' versions and descriptions, the same for every database.
+    const MIGRATIONS: [(i64, &str); 2] = [
+        (20240101000000, "ulid flake functions"),
+        (20261125000000, "ulid flake generate"),
+    ];
     Migrator::with_migrations(
-        migrations
+        MIGRATIONS
             .into_iter()
-            .map(|(version, description, sql)| {
+            .zip(sql)
+            .map(|((version, description), sql)| {
                 Migration::new(
                     version,
                     description.into(),
