@@ -190,6 +190,8 @@ step_loom() {
   local loom=(env RUSTFLAGS="--cfg ulid_flake_loom -D warnings" LOOM_MAX_PREEMPTIONS=3
     CARGO_TARGET_DIR=target/loom cargo test -q --release -p ulid-flake-core --no-default-features
     --features std)
+  # Both test binaries built in one invocation first, so that cargo builds them side by side.
+  "${loom[@]}" --test core --lib --no-run
   "${loom[@]}" --test core loom
   "${loom[@]}" --lib loom_release
 }
