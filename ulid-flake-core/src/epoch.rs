@@ -257,10 +257,13 @@ impl UlidFlake {
     /// the inclusive bounds `(lowest, highest)` for an SQL `BETWEEN` on the primary key; `None`
     /// when no ID can fall in the window (it is empty, or lies wholly outside the timestamp
     /// range of `epoch`). Parts of the window outside that range are clipped, and a window
-    /// that starts or ends inside a millisecond covers that whole millisecond.
+    /// that starts or ends inside a millisecond covers that whole millisecond; an empty one
+    /// (`end` not after `start`) covers nothing, even inside a millisecond.
     ///
     /// Because integer order is time order, `id BETWEEN lowest AND highest` finds exactly the
-    /// rows whose IDs were made in the window, through the primary-key index.
+    /// rows whose IDs were made in the window's milliseconds, through the primary-key index.
+    /// An ID holds its millisecond and no finer time: a row made later in the millisecond the
+    /// window ends in is found too.
     ///
     /// ```
     /// use std::time::{Duration, SystemTime};
@@ -279,6 +282,10 @@ impl UlidFlake {
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn range_for<M: Moment>(epoch: Epoch, window: Range<M>) -> Option<(Self, Self)> {
+        // Before the rounding, which widens a window inside a millisecond to all of it.
+        if window.start.to_unix_nanos() >= window.end.to_unix_nanos() {
+            return None;
+        }
         id_range(
             epoch,
             moment::floor_ms(&window.start),

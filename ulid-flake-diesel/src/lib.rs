@@ -88,7 +88,9 @@
 //! Integer order is time order, so the rows created in a window are a range of IDs, found
 //! through the primary-key index; [`UlidFlake::range_for`] gives its bounds for a window of
 //! any [`Moment`] (`SystemTime`, [`UnixMs`], chrono, time, jiff), and [`Id::range_for`] the
-//! same bounds typed as `Id<T>`. For PostgreSQL (any backend's connection works the same):
+//! same bounds typed as `Id<T>`. An ID records its millisecond and no finer time, so a window
+//! is rounded out to whole milliseconds: one that ends inside a millisecond finds the rows
+//! made later in it too. For PostgreSQL (any backend's connection works the same):
 //!
 //! ```no_run
 //! # use diesel::prelude::*;

@@ -281,6 +281,20 @@ fn a_window_that_ends_inside_a_millisecond_covers_it() {
 }
 
 #[test]
+fn an_empty_window_inside_a_millisecond_covers_nothing() {
+    let at = |nanos| system_time(EPOCH_MS as u64 + 5, nanos);
+    assert_eq!(UlidFlake::range_for(Epoch::DEFAULT, at(1)..at(1)), None);
+    assert_eq!(UlidFlake::range_for(Epoch::DEFAULT, at(2)..at(1)), None);
+    assert_eq!(Id::<User>::range_for(Epoch::DEFAULT, at(1)..at(1)), None);
+    assert_eq!(PrefixedId::<User>::range_for(Epoch::DEFAULT, at(1)..at(1)), None);
+    // One nanosecond is a window: its millisecond, whole.
+    assert_eq!(
+        UlidFlake::range_for(Epoch::DEFAULT, at(1)..at(2)),
+        Some((parts(5, 0), parts(5, RANDOMNESS_MAX)))
+    );
+}
+
+#[test]
 fn unix_ms_windows_are_those_of_epoch_milliseconds() {
     let window = |start: i64, end: i64| {
         UlidFlake::range_for(Epoch::DEFAULT, UnixMs(EPOCH_MS + start)..UnixMs(EPOCH_MS + end))
