@@ -14,6 +14,10 @@ use crate::layout::{ENCODED_LEN, MAX_EPOCH_UNIX_MS, MAX_TIMESTAMP};
 /// The type is `Copy` and holds no heap data, so it works without `alloc` and in `const`
 /// contexts (the [`ulid_flake!`](crate::ulid_flake) macro relies on that).
 ///
+/// Its `Debug` form is its message, as `Display` writes it: what `fn main() -> Result<(),
+/// Error>` prints on failure, and what an `assert_eq!` on two errors shows. The variant's
+/// fields are for matching.
+///
 /// ```
 /// use ulid_flake_core::{Error, UlidFlake};
 ///
@@ -24,8 +28,9 @@ use crate::layout::{ENCODED_LEN, MAX_EPOCH_UNIX_MS, MAX_TIMESTAMP};
 ///     "invalid character 'I' at index 12: expected a Crockford Base32 digit \
 ///      (0-9, A-Z without I, L, O, U, in either case)"
 /// );
+/// assert_eq!(format!("{err:?}"), err.to_string());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
     /// A text form did not have exactly 13 bytes.
@@ -220,6 +225,14 @@ impl Error {
                 found_len as u16
             },
         }
+    }
+}
+
+/// The message: the derived form would print a wrong prefix as an array of bytes and a wrong
+/// character as a number.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

@@ -3,6 +3,7 @@
 use alloc::boxed::Box;
 use std::sync::OnceLock;
 
+use super::config::Layout;
 use super::state::Generator;
 use crate::error::{Error, Excerpt};
 use crate::ulid_flake::UlidFlake;
@@ -125,13 +126,17 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
 /// builds nothing (the default is built at the first ID, stand-alone, unless a lease's
 /// `install_default` installs the leased generator first); where the variable is set it
 /// builds the scalable default from it now. The variable and a lease both configuring the
-/// default is an error, whichever comes second.
+/// default is an error, whichever comes second. So is a default installed in code
+/// ([`set_default_generator`]) with another layout than the variable asks for: the variable
+/// would be ignored, and replicas told apart by it would issue IDs of one id.
 ///
 /// # Errors
 ///
 /// [`Error::InvalidEnvironmentValue`] for a bad [`SCALABILITY_ID_VARIABLE`];
 /// [`Error::ScalabilityIdConfiguredTwice`] when the variable is set and a lease's generator is
-/// the default.
+/// the default; [`Error::DefaultGeneratorAlreadySet`] when the variable is set and the default
+/// in place has another layout (installed in code, or built by a use before the variable was
+/// set).
 ///
 /// ```
 /// fn main() -> Result<(), ulid_flake_core::Error> {
@@ -146,6 +151,11 @@ pub fn init_from_env() -> Result<(), Error> {
         (Some(Ok((_, true))), Some(_)) => Err(Error::ScalabilityIdConfiguredTwice {
             variable: SCALABILITY_ID_VARIABLE,
         }),
+        (Some(Ok((generator, false))), Some(scalability_id))
+            if generator.layout() != (Layout::Scalable { scalability_id }) =>
+        {
+            Err(Error::DefaultGeneratorAlreadySet)
+        }
         (Some(result), _) => result.map(drop),
         (None, Some(_)) => default_generator().map(drop),
         (None, None) => Ok(()),

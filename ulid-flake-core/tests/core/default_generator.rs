@@ -94,6 +94,14 @@ fn probe() {
             );
             format!("init {init}; generate {generate}; new {new}")
         }
+        "code-then-env" => {
+            let generator = Generator::builder()
+                .layout(Layout::Scalable { scalability_id: 3 })
+                .build()
+                .unwrap();
+            let installed = ulid_flake_core::generator::set_default_generator(generator);
+            format!("{installed:?}; init {}; {}", init(), issued())
+        }
         "use-then-configure" => {
             UlidFlake::generate().unwrap();
             format!(
@@ -195,7 +203,28 @@ fn init_from_env_sets_up_a_good_variable() {
 fn configuring_in_code_works_once() {
     assert_eq!(
         probe_in_child("configure-then-use", Some("3")),
-        "Ok(()) Err(DefaultGeneratorAlreadySet) id 12"
+        format!("Ok(()) Err({ALREADY_SET}) id 12")
+    );
+}
+
+/// The message of a second configuration of the default generator.
+const ALREADY_SET: &str = "default generator already set: expected to configure it once, at \
+    start-up before the first ID made through it, found it configured or used already";
+
+#[test]
+fn init_from_env_refuses_a_default_from_code_that_ignores_the_variable() {
+    assert_eq!(
+        probe_in_child("code-then-env", Some("4")),
+        format!("Ok(()); init {ALREADY_SET}; id 3 (layout 3)")
+    );
+    // A default from code that is what the variable asks for, or with the variable unset.
+    assert_eq!(
+        probe_in_child("code-then-env", Some("3")),
+        "Ok(()); init ok; id 3 (layout 3)"
+    );
+    assert_eq!(
+        probe_in_child("code-then-env", None),
+        "Ok(()); init ok; id 3 (layout 3)"
     );
 }
 
@@ -203,7 +232,7 @@ fn configuring_in_code_works_once() {
 fn configuring_in_code_after_first_use_is_refused() {
     assert_eq!(
         probe_in_child("use-then-configure", None),
-        "Err(DefaultGeneratorAlreadySet)"
+        format!("Err({ALREADY_SET})")
     );
 }
 
@@ -233,10 +262,10 @@ fn a_lease_then_init_from_env_compose() {
 fn a_lease_after_the_first_id_is_refused_with_what_to_do() {
     assert_eq!(
         probe_in_child("id-then-lease", None),
-        "stand-alone; lease lease not installed as the default generator: default generator \
-         already set: expected to configure it once, at start-up before the first ID made \
-         through it, found it configured or used already; the lease was released (released \
-         [9]); stand-alone"
+        format!(
+            "stand-alone; lease lease not installed as the default generator: {ALREADY_SET}; \
+             the lease was released (released [9]); stand-alone"
+        )
     );
 }
 
