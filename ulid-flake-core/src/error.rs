@@ -241,7 +241,8 @@ impl fmt::Display for Error {
         match *self {
             Self::InvalidLength { found } => write!(
                 f,
-                "invalid length: expected {ENCODED_LEN} ASCII characters, found {found} bytes"
+                "invalid length: expected {ENCODED_LEN} ASCII characters, found {found} {}",
+                if found == 1 { "byte" } else { "bytes" }
             ),
             Self::InvalidCharacter { index, found } => {
                 f.write_str("invalid character ")?;

@@ -248,11 +248,13 @@ impl fmt::Display for DatabaseError {
     }
 }
 
+/// Transparent: the message is Diesel's, so the source is that error's source, and a
+/// reporter that prints the chain shows Diesel's message once.
 impl std::error::Error for DatabaseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Connection(error) => Some(error),
-            Self::Query(error) => Some(error),
+            Self::Connection(error) => error.source(),
+            Self::Query(error) => error.source(),
         }
     }
 }

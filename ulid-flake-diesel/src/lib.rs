@@ -53,7 +53,7 @@
 //! ```
 //!
 //! A negative `BIGINT` fails to load with a deserialization error whose message names it —
-//! `value out of range: expected 0..=9223372036854775807 ..., found -5` — never a panic and
+//! `value out of range: expected 0..=9223372036854775807, found -5` — never a panic and
 //! never a wrapped ID. That is what `{error}` prints for a `NOT NULL` column read as an
 //! `Id<T>`, a `UlidFlake`, a newtype or a struct's field.
 //!
@@ -82,6 +82,15 @@
 //!     invited_by: Option<Id<User>>, // -5 reads as "value out of range: ..., found -5"
 //! }
 //! ```
+//!
+//! On SQLite, declare ID columns `BIGINT`, or write `id -> BigInt` in `table!`: Diesel's
+//! `print-schema` maps SQLite's `INTEGER` to `Integer`, which IDs do not take (SQLite stores
+//! either as up to 64 bits). SQLite keeps a storage class per value, and Diesel reads a
+//! `BigInt` through SQLite's own conversion, so a `TEXT`, `REAL` or `BLOB` value written into
+//! the column by other means (raw SQL, another client) loads as the number SQLite makes of it
+//! — the text's leading digits, the real's integer part, zero for a blob — not as an error
+//! (`sqlite_values_of_another_storage_class_load_as_sqlite_converts_them`). Bind IDs, never
+//! their text, into these columns.
 //!
 //! # Rows made in a time window
 //!
@@ -185,7 +194,10 @@
 //! through PgBouncer in transaction mode. The protocol, its timing argument and the faults it
 //! survives are in [`lease`](mod@lease) (the core's docs, whose examples name it
 //! `ulid_flake_core::lease`: from this crate alone it is `ulid_flake_diesel::lease`); the
-//! leases of `ulid-flake-sqlx` share its table and exclude these. For PostgreSQL
+//! leases of `ulid-flake-sqlx` share its table and exclude these. The call blocks its thread
+//! until it holds an id, or fails: a database it cannot reach fails it after
+//! [`LeaseTiming::acquire_timeout`](lease::LeaseTiming::acquire_timeout) (30 s unless set), so
+//! call it at start-up, or in async code through `tokio::task::spawn_blocking`. For PostgreSQL
 //! (`lease_mysql` takes a MySQL URL):
 //!
 //! ```no_run

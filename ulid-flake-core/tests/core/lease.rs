@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use ulid_flake_core::generator::Generator;
 use ulid_flake_core::{Epoch, Error};
 use ulid_flake_core::lease::{
-    LeaseOptions, LeaseRequest, LeaseState, LeaseStore, LeaseTiming, ScalabilityIdLease,
+    LeaseError, LeaseOptions, LeaseRequest, LeaseState, LeaseStore, LeaseTiming,
+    ScalabilityIdLease,
 };
 
 use crate::support::report_of_child;
@@ -240,4 +241,49 @@ fn the_database_generator_shares_the_lease_table_and_reserves_its_holder() {
         let holder = DATABASE_GENERATOR_HOLDER.to_string();
         assert!(generator.contains(&format!("DEFAULT {holder};")) || generator.contains(&format!(":= {holder};")), "{dialect}");
     }
+}
+
+/// The message of an error and those of its sources, as reporters (anyhow's `{:#}`) print them.
+fn chain(error: &dyn std::error::Error) -> Vec<String> {
+    std::iter::successors(Some(error), |error| error.source())
+        .map(ToString::to_string)
+        .collect()
+}
+
+#[test]
+fn a_lease_error_s_chain_shows_each_message_once() {
+    #[derive(Debug)]
+    struct Refused;
+    impl std::fmt::Display for Refused {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("connection refused")
+        }
+    }
+    impl std::error::Error for Refused {}
+    #[derive(Debug)]
+    struct Connect(Refused);
+    impl std::fmt::Display for Connect {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("cannot connect to db:5432")
+        }
+    }
+    impl std::error::Error for Connect {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    let database = LeaseError::Database(Box::new(Connect(Refused)));
+    assert_eq!(
+        chain(&database),
+        [
+            "lease database error: cannot connect to db:5432",
+            "connection refused"
+        ]
+    );
+    let generator = LeaseError::Generator(Error::InvalidScalabilityId { found: 40 });
+    assert_eq!(
+        chain(&generator),
+        ["invalid lease generator: invalid scalability id: expected 0..=31, found 40"]
+    );
 }

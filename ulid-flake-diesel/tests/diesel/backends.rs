@@ -511,3 +511,42 @@ macro_rules! backend_tests {
 backend_tests!(postgres, PgConnection);
 backend_tests!(mysql, MysqlConnection);
 backend_tests!(sqlite, SqliteConnection);
+
+/// SQLite keeps a storage class per value, and Diesel reads a `BigInt` through SQLite's own
+/// conversion: a value of another class, written into the column by other means, loads as the
+/// number SQLite makes of it. Not prevented (the crate docs say so, and how to avoid it): this
+/// shows what loads, so that the docs' words stay true.
+#[test]
+fn sqlite_values_of_another_storage_class_load_as_sqlite_converts_them() {
+    let conn = &mut crate::support::sqlite();
+    diesel::sql_query(
+        "INSERT INTO users (id, name, invited_by) VALUES \
+         ('02NERSQJ4M5KQ', 'text', NULL), (1.5, 'real', NULL), (x'0102', 'blob', NULL)",
+    )
+    .execute(conn)
+    .unwrap();
+    let loaded: Vec<(String, Id<User>)> = users::table
+        .select((users::name, users::id))
+        .order(users::name)
+        .load(conn)
+        .unwrap();
+    let id = |value| Id::<User>::from_u64(value).unwrap();
+    // The text's leading digits, the real's integer part, zero for the blob.
+    assert_eq!(
+        loaded,
+        [
+            ("blob".to_owned(), id(0)),
+            ("real".to_owned(), id(1)),
+            ("text".to_owned(), id(2)),
+        ]
+    );
+}
+
+#[test]
+fn a_lease_database_error_is_diesel_s_message_once_in_the_chain() {
+    let refused = diesel::ConnectionError::BadConnection("connection refused".to_owned());
+    let error = ulid_flake_diesel::lease::LeaseError::Database(Box::new(
+        ulid_flake_diesel::DatabaseError::from(refused),
+    ));
+    assert_eq!(chain(&error), "lease database error: connection refused");
+}
