@@ -544,7 +544,7 @@ fn sqlite_values_of_another_storage_class_load_as_sqlite_converts_them() {
 
 #[test]
 fn a_lease_database_error_is_diesel_s_message_once_in_the_chain() {
-    let refused = diesel::ConnectionError::BadConnection("connection refused".to_owned());
+    let refused = ConnectionError::BadConnection("connection refused".to_owned());
     let error = ulid_flake_diesel::lease::LeaseError::Database(Box::new(
         ulid_flake_diesel::DatabaseError::from(refused),
     ));
