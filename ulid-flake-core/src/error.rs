@@ -157,6 +157,17 @@ pub enum Error {
         /// The environment variable, `ULID_FLAKE_SCALABILITY_ID`.
         variable: &'static str,
     },
+    /// The environment variable asks for one scalability id, and the default generator in
+    /// place has another layout: installed in code (which reads no environment), or built
+    /// before the variable was set.
+    ScalabilityIdMismatch {
+        /// The environment variable, `ULID_FLAKE_SCALABILITY_ID`.
+        variable: &'static str,
+        /// The scalability id the variable asks for.
+        expected: u8,
+        /// The scalability id of the default in place; `None` when it is stand-alone.
+        found: Option<u8>,
+    },
     /// A UUID that does not come from [`UlidFlake::to_uuid_v7`](crate::UlidFlake) with the
     /// given epoch.
     InvalidUuid {
@@ -241,8 +252,7 @@ impl fmt::Display for Error {
         match *self {
             Self::InvalidLength { found } => write!(
                 f,
-                "invalid length: expected {ENCODED_LEN} ASCII characters, found {found} {}",
-                if found == 1 { "byte" } else { "bytes" }
+                "invalid length: expected {ENCODED_LEN} ASCII characters, found {found} bytes"
             ),
             Self::InvalidCharacter { index, found } => {
                 f.write_str("invalid character ")?;
@@ -361,6 +371,25 @@ impl fmt::Display for Error {
                 "scalability id configured twice: expected {variable} or a scalability-id \
                  lease, found both; where a lease assigns the id, unset {variable}"
             ),
+            Self::ScalabilityIdMismatch {
+                variable,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "default generator not the one {variable} asks for: expected scalability \
+                     id {expected}, found "
+                )?;
+                match found {
+                    Some(found) => write!(f, "scalability id {found}")?,
+                    None => f.write_str("a stand-alone generator")?,
+                }
+                f.write_str(
+                    " (a default installed in code reads no environment: build its generator \
+                     with GeneratorBuilder::layout_from_env)",
+                )
+            }
             Self::InvalidUuid { expected } => write!(
                 f,
                 "not a UUID mapped from a Ulid-Flake: expected {expected}"

@@ -88,9 +88,10 @@
 //! either as up to 64 bits). SQLite keeps a storage class per value, and Diesel reads a
 //! `BigInt` through SQLite's own conversion, so a `TEXT`, `REAL` or `BLOB` value written into
 //! the column by other means (raw SQL, another client) loads as the number SQLite makes of it
-//! — the text's leading digits, the real's integer part, zero for a blob — not as an error
-//! (`sqlite_values_of_another_storage_class_load_as_sqlite_converts_them`). Bind IDs, never
-//! their text, into these columns.
+//! — the leading digits of the text (of the blob's bytes read as text), the real's integer
+//! part — not as an error (`sqlite_values_of_another_storage_class_load_as_sqlite_converts_them`).
+//! Bind IDs, never their text, into these columns; a `STRICT` table refuses other values at
+//! the insert (its ID columns `INTEGER`, with `id -> BigInt` in `table!`; the same test).
 //!
 //! # Rows made in a time window
 //!

@@ -44,11 +44,15 @@ type Leased = bool;
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 pub fn default_generator() -> Result<&'static Generator, Error> {
-    let (generator, _) = (*DEFAULT.get_or_init(|| {
+    default_in_place().map(|(generator, _)| generator)
+}
+
+/// The default generator, built now unless it is in place, and whether a lease installed it.
+fn default_in_place() -> Result<(&'static Generator, Leased), Error> {
+    *DEFAULT.get_or_init(|| {
         let generator = Generator::builder().layout_from_env()?.build()?;
         Ok((&*Box::leak(Box::new(generator)), false))
-    }))?;
-    Ok(generator)
+    })
 }
 
 /// Installs `generator` as the process-wide default; call it once, at start-up, before any
@@ -134,8 +138,8 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
 ///
 /// [`Error::InvalidEnvironmentValue`] for a bad [`SCALABILITY_ID_VARIABLE`];
 /// [`Error::ScalabilityIdConfiguredTwice`] when the variable is set and a lease's generator is
-/// the default; [`Error::DefaultGeneratorAlreadySet`] when the variable is set and the default
-/// in place has another layout (installed in code, or built by a use before the variable was
+/// the default; [`Error::ScalabilityIdMismatch`] when the variable is set and the default in
+/// place has another layout (installed in code, or built by a use before the variable was
 /// set).
 ///
 /// ```
@@ -146,20 +150,27 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
 /// }
 /// ```
 pub fn init_from_env() -> Result<(), Error> {
-    let variable = scalability_id_from_env()?;
-    match (DEFAULT.get(), variable) {
-        (Some(Ok((_, true))), Some(_)) => Err(Error::ScalabilityIdConfiguredTwice {
+    let Some(expected) = scalability_id_from_env()? else {
+        return DEFAULT.get().map_or(Ok(()), |result| result.map(drop));
+    };
+    // Built from the variable now, unless a default is in place (or another thread's lands
+    // first): the one in place, whichever it is, is then checked against the variable.
+    let (generator, leased) = default_in_place()?;
+    if leased {
+        return Err(Error::ScalabilityIdConfiguredTwice {
             variable: SCALABILITY_ID_VARIABLE,
-        }),
-        (Some(Ok((generator, false))), Some(scalability_id))
-            if generator.layout() != (Layout::Scalable { scalability_id }) =>
-        {
-            Err(Error::DefaultGeneratorAlreadySet)
-        }
-        (Some(result), _) => result.map(drop),
-        (None, Some(_)) => default_generator().map(drop),
-        (None, None) => Ok(()),
+        });
     }
+    let found = match generator.layout() {
+        Layout::Scalable { scalability_id } if scalability_id == expected => return Ok(()),
+        Layout::Scalable { scalability_id } => Some(scalability_id),
+        Layout::StandAlone => None,
+    };
+    Err(Error::ScalabilityIdMismatch {
+        variable: SCALABILITY_ID_VARIABLE,
+        expected,
+        found,
+    })
 }
 
 /// The process-wide generator's entry points on the value type itself.

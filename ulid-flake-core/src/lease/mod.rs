@@ -778,8 +778,8 @@ impl fmt::Display for LeaseError {
 }
 
 /// The message includes the error a variant holds, so the source is that error's own source:
-/// a reporter that prints the chain (anyhow's `{:#}`) shows each message once. Match on the
-/// variant for the error itself.
+/// a reporter that prints the chain (anyhow's `{:#}`) repeats no message of this level. Match
+/// on the variant for the error itself.
 impl core::error::Error for LeaseError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {

@@ -115,6 +115,12 @@ fn probe() {
             let first = issued();
             format!("{first}; lease {}; {}", install_lease(), issued())
         }
+        "use-then-variable-then-env" => {
+            let first = issued();
+            // SAFETY: no other thread runs in this child.
+            unsafe { std::env::set_var(SCALABILITY_ID_VARIABLE, "3") };
+            format!("{first}; init {}; {}", init(), issued())
+        }
         "lease-then-variable-then-env" => {
             let lease = install_lease();
             // SAFETY: no other thread reads the environment: the lease's renewal thread
@@ -215,7 +221,10 @@ const ALREADY_SET: &str = "default generator already set: expected to configure 
 fn init_from_env_refuses_a_default_from_code_that_ignores_the_variable() {
     assert_eq!(
         probe_in_child("code-then-env", Some("4")),
-        format!("Ok(()); init {ALREADY_SET}; id 3 (layout 3)")
+        "Ok(()); init default generator not the one ULID_FLAKE_SCALABILITY_ID asks for: \
+         expected scalability id 4, found scalability id 3 (a default installed in code reads \
+         no environment: build its generator with GeneratorBuilder::layout_from_env); id 3 \
+         (layout 3)"
     );
     // A default from code that is what the variable asks for, or with the variable unset.
     assert_eq!(
@@ -225,6 +234,17 @@ fn init_from_env_refuses_a_default_from_code_that_ignores_the_variable() {
     assert_eq!(
         probe_in_child("code-then-env", None),
         "Ok(()); init ok; id 3 (layout 3)"
+    );
+}
+
+#[test]
+fn init_from_env_refuses_a_default_built_before_the_variable_was_set() {
+    assert_eq!(
+        probe_in_child("use-then-variable-then-env", None),
+        "stand-alone; init default generator not the one ULID_FLAKE_SCALABILITY_ID asks for: \
+         expected scalability id 3, found a stand-alone generator (a default installed in \
+         code reads no environment: build its generator with \
+         GeneratorBuilder::layout_from_env); stand-alone"
     );
 }
 

@@ -75,6 +75,16 @@ fn every_error_message_says_what_was_expected_and_found() {
             "scalability id configured twice: expected ULID_FLAKE_SCALABILITY_ID or a scalability-id lease, found both; where a lease assigns the id, unset ULID_FLAKE_SCALABILITY_ID",
         ),
         (
+            Error::ScalabilityIdMismatch {
+                variable: "ULID_FLAKE_SCALABILITY_ID",
+                expected: 4,
+                found: None,
+            },
+            "default generator not the one ULID_FLAKE_SCALABILITY_ID asks for: expected \
+             scalability id 4, found a stand-alone generator (a default installed in code reads \
+             no environment: build its generator with GeneratorBuilder::layout_from_env)",
+        ),
+        (
             Error::InvalidUuid {
                 expected: "version 7",
             },

@@ -103,10 +103,6 @@ fn a_huge_input_fails_on_its_length_without_being_echoed() {
         error.to_string(),
         "invalid length: expected 13 ASCII characters, found 1048576 bytes"
     );
-    assert_eq!(
-        UlidFlake::parse_str("0").unwrap_err().to_string(),
-        "invalid length: expected 13 ASCII characters, found 1 byte"
-    );
 }
 
 /// The alphabet and every byte Crockford's decoders alias or that often sneaks in.

@@ -521,7 +521,8 @@ fn sqlite_values_of_another_storage_class_load_as_sqlite_converts_them() {
     let conn = &mut crate::support::sqlite();
     diesel::sql_query(
         "INSERT INTO users (id, name, invited_by) VALUES \
-         ('02NERSQJ4M5KQ', 'text', NULL), (1.5, 'real', NULL), (x'0102', 'blob', NULL)",
+         ('02NERSQJ4M5KQ', 'text', NULL), (1.5, 'real', NULL), (x'0102', 'blob', NULL), \
+         (x'3432', 'blob of digits', NULL)",
     )
     .execute(conn)
     .unwrap();
@@ -531,15 +532,35 @@ fn sqlite_values_of_another_storage_class_load_as_sqlite_converts_them() {
         .load(conn)
         .unwrap();
     let id = |value| Id::<User>::from_u64(value).unwrap();
-    // The text's leading digits, the real's integer part, zero for the blob.
+    // The leading digits of the text (of the blob's bytes read as text), the real's integer
+    // part.
     assert_eq!(
         loaded,
         [
             ("blob".to_owned(), id(0)),
+            ("blob of digits".to_owned(), id(42)),
             ("real".to_owned(), id(1)),
             ("text".to_owned(), id(2)),
         ]
     );
+
+    // A STRICT table refuses them at the insert.
+    diesel::sql_query("CREATE TABLE strict_keys (id INTEGER NOT NULL) STRICT")
+        .execute(conn)
+        .unwrap();
+    for (value, class) in [
+        ("'02NERSQJ4M5KQ'", "TEXT"),
+        ("1.5", "REAL"),
+        ("x'3432'", "BLOB"),
+    ] {
+        let error = diesel::sql_query(format!("INSERT INTO strict_keys (id) VALUES ({value})"))
+            .execute(conn)
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("cannot store {class} value in INTEGER column strict_keys.id")
+        );
+    }
 }
 
 #[test]
