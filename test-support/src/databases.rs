@@ -43,6 +43,16 @@ fn required_url(variable: &str) -> String {
     })
 }
 
+#[cfg(test)]
+#[test]
+#[should_panic(
+    expected = "ULID_FLAKE_TEST_NEVER_SET_URL is not set: run the database tests \
+                           through scripts/test.sh or scripts/with-databases.sh cargo test"
+)]
+fn a_missing_server_url_fails_the_test() {
+    required_url("ULID_FLAKE_TEST_NEVER_SET_URL");
+}
+
 /// A new SQLite file's path, in `ULID_FLAKE_TEST_SQLITE_DIR` when set.
 pub fn sqlite_file(prefix: &str) -> PathBuf {
     std::env::var_os("ULID_FLAKE_TEST_SQLITE_DIR")

@@ -24,6 +24,15 @@ fn install_lease() -> String {
     }
 }
 
+/// Installs, from code, a scalable generator on `scalability_id` as the default.
+fn install_scalable(scalability_id: u8) -> Result<(), Error> {
+    let generator = Generator::builder()
+        .layout(Layout::Scalable { scalability_id })
+        .build()
+        .unwrap();
+    ulid_flake_core::generator::set_default_generator(generator)
+}
+
 /// `init_from_env`'s result, as the report shows it.
 fn init() -> String {
     ulid_flake_core::init_from_env().map_or_else(|e| e.to_string(), |()| "ok".into())
@@ -73,11 +82,7 @@ fn probe() {
             (a, b) => format!("errors {:?} {:?}", a.err(), b.err()),
         },
         "configure-then-use" => {
-            let generator = Generator::builder()
-                .layout(Layout::Scalable { scalability_id: 12 })
-                .build()
-                .unwrap();
-            let first = ulid_flake_core::generator::set_default_generator(generator);
+            let first = install_scalable(12);
             let second = ulid_flake_core::generator::set_default_generator(Generator::new());
             let id = UlidFlake::generate().unwrap();
             format!("{first:?} {second:?} id {}", id.scalability_id())
@@ -95,11 +100,7 @@ fn probe() {
             format!("init {init}; generate {generate}; new {new}")
         }
         "code-then-env" => {
-            let generator = Generator::builder()
-                .layout(Layout::Scalable { scalability_id: 3 })
-                .build()
-                .unwrap();
-            let installed = ulid_flake_core::generator::set_default_generator(generator);
+            let installed = install_scalable(3);
             format!("{installed:?}; init {}; {}", init(), issued())
         }
         "use-then-configure" => {
