@@ -280,11 +280,18 @@ impl fmt::Display for Error {
                 f,
                 "randomness out of range: expected 0..={max}, found {found}"
             ),
-            Self::Overflow { timestamp_ms } => write!(
-                f,
-                "randomness overflow: millisecond {timestamp_ms} since the epoch has no ID left; \
-                 expected a call in a later millisecond"
-            ),
+            Self::Overflow { timestamp_ms } => {
+                write!(
+                    f,
+                    "randomness overflow: expected an ID left in millisecond {timestamp_ms} \
+                     since the epoch, found its randomness used up; "
+                )?;
+                f.write_str(if timestamp_ms < MAX_TIMESTAMP {
+                    "call again in a later millisecond"
+                } else {
+                    "the format has no later millisecond (take a later epoch)"
+                })
+            }
             Self::ClockMovedBackwards {
                 by_ms,
                 allowance_ms,
@@ -392,7 +399,7 @@ impl fmt::Display for Error {
             }
             Self::InvalidUuid { expected } => write!(
                 f,
-                "not a UUID mapped from a Ulid-Flake: expected {expected}"
+                "not a UUID mapped from a Ulid-Flake: expected {expected}, found a UUID without it"
             ),
             Self::DateTimeOutOfRange {
                 found_unix_ms,

@@ -4,12 +4,22 @@ use ulid_flake_core::Error;
 
 #[test]
 fn every_error_message_says_what_was_expected_and_found() {
-    use ulid_flake_core::Epoch;
+    use ulid_flake_core::{Epoch, MAX_TIMESTAMP};
+    use ulid_flake_core::error::Excerpt;
 
     let cases = [
         (
             Error::Overflow { timestamp_ms: 42 },
-            "randomness overflow: millisecond 42 since the epoch has no ID left; expected a call in a later millisecond",
+            "randomness overflow: expected an ID left in millisecond 42 since the epoch, found \
+             its randomness used up; call again in a later millisecond",
+        ),
+        (
+            Error::Overflow {
+                timestamp_ms: MAX_TIMESTAMP,
+            },
+            "randomness overflow: expected an ID left in millisecond 8796093022207 since the \
+             epoch, found its randomness used up; the format has no later millisecond (take a \
+             later epoch)",
         ),
         (
             Error::ClockMovedBackwards {
@@ -35,6 +45,55 @@ fn every_error_message_says_what_was_expected_and_found() {
             },
             "clock skew: expected this machine's wall clock within 500 ms of the database's, \
              found it 700 ms ahead; no ID under scalability id 0 until they agree",
+        ),
+        (
+            Error::LeaseNotValid {
+                scalability_id: 3,
+                valid_until_unix_ms: Some(1_795_222_512_171),
+            },
+            "scalability-id lease not valid: expected a lease on id 3 confirmed until after now, \
+             found it lost or unconfirmed since Unix ms 1795222512171",
+        ),
+        (
+            Error::LeaseNotValid {
+                scalability_id: 3,
+                valid_until_unix_ms: None,
+            },
+            "scalability-id lease not valid: expected a lease on id 3 confirmed until after now, \
+             found none (not acquired yet, given up, or held by the parent of this forked process)",
+        ),
+        (
+            Error::InvalidEnvironmentVariable {
+                name: "HOSTNAME",
+                expected: "a StatefulSet pod name, <set>-<ordinal>",
+            },
+            "invalid environment variable HOSTNAME: expected a StatefulSet pod name, \
+             <set>-<ordinal>, found another value",
+        ),
+        (
+            Error::InvalidEnvironmentValue {
+                name: "ULID_FLAKE_SCALABILITY_ID",
+                expected: "0..=31",
+                found: Excerpt::new("thirty-two and more"),
+            },
+            "invalid environment variable ULID_FLAKE_SCALABILITY_ID: expected 0..=31, found \
+             \"thirty-two an\"…",
+        ),
+        (
+            Error::WrongPrefix {
+                expected: "user",
+                found: *b"post_\0\0\0\0\0\0\0\0\0\0\0",
+                found_len: 5,
+            },
+            "wrong prefix: expected `user_`, found `post_`",
+        ),
+        (
+            Error::WrongPrefix {
+                expected: "user",
+                found: [0; Error::FOUND_PREFIX_BYTES],
+                found_len: 0,
+            },
+            "wrong prefix: expected `user_`, found none (no `_` in the text)",
         ),
         (
             Error::TimestampOutOfRange { found_ms: -1 },
@@ -88,7 +147,7 @@ fn every_error_message_says_what_was_expected_and_found() {
             Error::InvalidUuid {
                 expected: "version 7",
             },
-            "not a UUID mapped from a Ulid-Flake: expected version 7",
+            "not a UUID mapped from a Ulid-Flake: expected version 7, found a UUID without it",
         ),
         (
             Error::DateTimeOutOfRange {
@@ -132,6 +191,11 @@ fn every_error_message_says_what_was_expected_and_found() {
     ];
     for (error, message) in cases {
         assert_eq!(error.to_string(), message);
+        // `fn main() -> Result<(), Error>` prints the `Debug` form: the same message.
+        assert_eq!(format!("{error:?}"), message);
+        // What was found is in each message above: after "found", or, for a bad character,
+        // the character itself up front.
+        assert!(message.contains("expected"), "{message}");
     }
     assert_eq!(Epoch::MAX.unix_ms(), 272_678_883_688_448);
 }

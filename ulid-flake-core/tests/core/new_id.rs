@@ -2,7 +2,7 @@
 //! the next millisecond, carries on past a broken clock, waits for a lease, and never issues
 //! a duplicate.
 
-use ulid_flake_core::Error;
+use ulid_flake_core::{Error, MAX_TIMESTAMP};
 use ulid_flake_core::generator::{Generator, ThreadRandom};
 use ulid_flake_core::lease::NEW_ID_LEASE_WAIT;
 use ulid_flake_core::lease::{LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease};
@@ -76,6 +76,28 @@ fn a_clock_before_the_epoch_gives_ids_from_its_first_millisecond() {
     let id = generator.new_id();
 
     assert_eq!((id.ms_since_epoch(), id.randomness()), (0, 3));
+}
+
+#[test]
+fn the_format_s_last_millisecond_used_up_panics_rather_than_wrap() {
+    let generator = scripted(at(MAX_TIMESTAMP as i64));
+    // The top of the field in the last millisecond; then an increment past it, and draws
+    // for every later attempt.
+    generator.random_source().push(&[1_048_575, 1, 7, 7, 7]);
+    let last = generator.new_id();
+    assert_eq!(
+        (last.ms_since_epoch(), last.randomness()),
+        (MAX_TIMESTAMP, 1_048_575)
+    );
+
+    let panic = std::panic::catch_unwind(|| generator.new_id()).unwrap_err();
+
+    assert_eq!(
+        panic.downcast_ref::<String>().unwrap(),
+        "ulid-flake: no ID can be issued: randomness overflow: expected an ID left in \
+         millisecond 8796093022207 since the epoch, found its randomness used up; the format \
+         has no later millisecond (take a later epoch)"
+    );
 }
 
 /// Grants the first take, then refuses everything: the lease is lost for good.
