@@ -1056,6 +1056,17 @@ pub fn clock_steps(server: Server, child: impl Fn() -> Command) {
             ms(last)
         );
     }
+    // The skewed replicas kept the id: never lost, taken once.
+    assert_eq!(
+        (first.losses, first.acquisitions),
+        (0, 1),
+        "the replica 1 s ahead"
+    );
+    assert_eq!(
+        (third.losses, third.acquisitions),
+        (0, 1),
+        "the replica 3 s behind"
+    );
     assert!(
         first.skew_refusals > 0,
         "the clock 1 s ahead was never refused"
@@ -1128,7 +1139,18 @@ pub fn ids_in_use_are_refused(
     held.sort_unstable();
     assert_eq!(held, [Some(3), Some(4)]);
 
+    let asked = Instant::now();
     let refused = acquire(&url, options()).unwrap_err();
+    // At once: a take of each id and a read, no retry and no wait (generous on a busy CI).
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "refused after {:?}",
+        asked.elapsed()
+    );
+    assert!(
+        matches!(&refused, LeaseError::AllTaken { ids, .. } if *ids == (3..=4)),
+        "{refused:?}"
+    );
     assert_eq!(
         refused.to_string(),
         format!(

@@ -818,6 +818,18 @@ impl core::error::Error for LeaseError {
 ///     Ok(())
 /// }
 /// ```
+///
+/// The same code with the lease kept compiles, so the lint alone fails the one above:
+///
+/// ```
+/// #![deny(unused_must_use)]
+/// use ulid_flake_core::lease::{LeaseError, LeaseOptions, LeaseStore, ScalabilityIdLease};
+///
+/// fn start(store: impl LeaseStore) -> Result<(), LeaseError> {
+///     let _lease = ScalabilityIdLease::acquire(store, LeaseOptions::new("billing"))?;
+///     Ok(())
+/// }
+/// ```
 #[must_use = "a lease dropped at once stops its generator: keep it, or install_default() it"]
 pub struct ScalabilityIdLease<C: LeaseClock = SystemClock> {
     shared: Arc<Shared<C>>,

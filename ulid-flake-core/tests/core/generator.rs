@@ -633,3 +633,73 @@ fn a_stale_start_that_would_overflow_is_no_overflow_when_another_thread_went_on(
     let after = next(&generator, &[0x20]).unwrap();
     assert_eq!(after, UlidFlake::from_parts(101, 0x105 + 0x20).unwrap());
 }
+
+/// SPEC §3 with the built-in randomness, counted over real draws: a millisecond starts from a
+/// fresh draw over the whole field, then goes on by increments uniform over `1..=255` (the
+/// default 1-byte entropy, mean 128) until the field is used up. A millisecond therefore holds
+/// 1 + 2^19 / 128 = 4,097 IDs on average, 1 + 2^14 / 128 = 129 in the scalable layout.
+#[test]
+fn the_built_in_draws_are_uniform_and_a_millisecond_holds_about_4097_ids() {
+    let layouts = [
+        (Layout::StandAlone, 200, 4_097.0, 800.0),
+        (Layout::Scalable { scalability_id: 3 }, 2_000, 129.0, 10.0),
+    ];
+    for (layout, milliseconds, expected_ids, tolerance) in layouts {
+        let generator = Generator::builder()
+            .layout(layout)
+            .clock(ManualClock::new(at(100)))
+            .random_source(ulid_flake_core::generator::ThreadRandom)
+            .build()
+            .unwrap();
+        let randomness = |id: UlidFlake| match layout {
+            Layout::StandAlone => id.randomness(),
+            Layout::Scalable { .. } => u32::from(id.scalable_randomness()),
+        };
+        let field = match layout {
+            Layout::StandAlone => 1 << 20,
+            Layout::Scalable { .. } => 1 << 15,
+        };
+        let mut increments = [0_u64; 256];
+        let (mut ids, mut firsts_in_the_upper_half) = (0_u64, 0_u64);
+        for ms in 0..milliseconds {
+            generator.clock().set(at(100 + ms));
+            let mut last = generator.try_generate().unwrap();
+            ids += 1;
+            firsts_in_the_upper_half += u64::from(randomness(last) >= field / 2);
+            loop {
+                match generator.try_generate() {
+                    Ok(id) => {
+                        let increment = randomness(id) - randomness(last);
+                        increments[usize::try_from(increment).unwrap()] += 1;
+                        (last, ids) = (id, ids + 1);
+                    }
+                    Err(error) => {
+                        assert_eq!(error, Error::Overflow { timestamp_ms: 100 + ms as u64 });
+                        break;
+                    }
+                }
+            }
+        }
+        let mean_ids = ids as f64 / milliseconds as f64;
+        assert!(
+            (mean_ids - expected_ids).abs() < tolerance,
+            "{layout:?}: expected {expected_ids} IDs a millisecond, found {mean_ids}"
+        );
+        // The first draws fall in both halves of the field, about evenly.
+        let upper_share = firsts_in_the_upper_half as f64 / milliseconds as f64;
+        assert!((0.3..0.7).contains(&upper_share), "{layout:?}: {upper_share}");
+        if layout == Layout::StandAlone {
+            // About 800,000 increments: each of 1..=255 about 3,200 times, none 0.
+            assert_eq!(increments[0], 0);
+            let (low, high) = (
+                increments[1..].iter().min().unwrap(),
+                increments[1..].iter().max().unwrap(),
+            );
+            assert!(*low > 2_500 && *high < 4_000, "{low}..{high}");
+            let count: u64 = increments.iter().sum();
+            let sum: u64 = (0..256).map(|value| value * increments[value as usize]).sum();
+            let mean = sum as f64 / count as f64;
+            assert!((mean - 128.0).abs() < 0.5, "mean increment {mean}");
+        }
+    }
+}

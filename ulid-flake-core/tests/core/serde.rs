@@ -65,6 +65,17 @@ fn json_rejects_numbers_with_a_clear_message() {
         "invalid type: integer `-1`, expected a Ulid-Flake as a 13-character Crockford Base32 \
          string (not a number: IDs exceed 2^53) at line 1 column 2"
     );
+    // A float, as JavaScript writes a large integer, is refused alike.
+    assert_eq!(
+        json_error("1.4246757444195114e16"),
+        "invalid type: floating point `1.4246757444195114e+16`, expected a Ulid-Flake as a \
+         13-character Crockford Base32 string (not a number: IDs exceed 2^53) at line 1 column 21"
+    );
+    assert_eq!(
+        json_error("14246757444195114.0"),
+        "invalid type: floating point `1.4246757444195114e+16`, expected a Ulid-Flake as a \
+         13-character Crockford Base32 string (not a number: IDs exceed 2^53) at line 1 column 19"
+    );
 }
 
 #[test]

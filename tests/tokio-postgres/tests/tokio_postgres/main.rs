@@ -315,6 +315,14 @@ async fn malformed_text_is_an_error_that_says_what_was_expected() {
         "invalid length: expected 13 ASCII characters, found 11 bytes"
     );
     assert_eq!(source, Error::InvalidLength { found: 11 });
+    // Thirteen digits are valid Base32: read as text, they are another ID than their number.
+    let row = client
+        .query_one("SELECT '1234567890123'::TEXT", &[])
+        .await
+        .unwrap();
+    let read: Id<User> = row.get(0);
+    assert_eq!(read, "1234567890123".parse().unwrap());
+    assert_ne!(read.to_i64(), 1_234_567_890_123);
 
     let source = read_error::<PrefixedId<User>>(&client, "SELECT 'post_00CMXB6TAK4SA'::TEXT").await;
     assert_eq!(
