@@ -41,8 +41,8 @@
 //!   `#[schema(value_type = UlidFlake)]`). In JSON Schema every unprefixed ID refers to one
 //!   definition, `UlidFlake`; utoipa's derive names a component per entity
 //!   (`UlidFlake_User`), each the same string.
-//! - **Capacity is small by design.** A millisecond holds about 4,096 IDs on average with the
-//!   default entropy (128 scalable) and can run out after a single one, so
+//! - **Capacity is small by design.** A millisecond holds about 4,097 IDs on average with the
+//!   default entropy (129 scalable) and can run out after a single one, so
 //!   [`Error::Overflow`] is normal in bulk work: `generate` waits for the next millisecond,
 //!   `try_generate` returns the error (the table below).
 //! - **Not a secret.** At most 20 bits of an ID are unpredictable. The randomness comes from
@@ -103,9 +103,10 @@
 //! The `Result`s carry the clock's errors ([`Error::ClockMovedBackwards`] beyond the
 //! rollback allowance, [`Error::TimestampOutOfRange`]), a lease's [`Error::LeaseNotValid`] and,
 //! for the process-wide generator, the configuration's. `new` has no `Result`: it panics only
-//! where no ID can be issued without risking a duplicate — a lease that stays invalid for
-//! `lease::NEW_ID_LEASE_WAIT` (30 s), the format's last millisecond exhausted (the year 2302
-//! with the default epoch), or, for the process-wide generator, a bad
+//! where no ID can be issued without risking a duplicate — a lease that stays invalid, or a
+//! wall clock that stays further from the database's than the lease allows
+//! ([`Error::ClockSkew`]), for `lease::NEW_ID_LEASE_WAIT` (30 s); a clock past the format's
+//! last millisecond, or that millisecond used up (the year 2302 with the default epoch); or, for the process-wide generator, a bad
 //! `ULID_FLAKE_SCALABILITY_ID` (call `init_from_env()` at start-up to meet that as an error).
 //! (`Generator::new()` makes a generator, as constructors do.)
 //!
@@ -163,7 +164,8 @@
 //!   [`Error::OutOfRange`] that names it. A `TEXT`, `VARCHAR` or `CHAR(n)` value holds the
 //!   type's text, written as `Display` writes it and read as `FromStr` reads it (either case;
 //!   `user_` first for a `PrefixedId<User>`); an integer's decimal digits in a text column are
-//!   an error, never guessed at. Other integer types (`INT4`) are refused, as for `i64`. These
+//!   read as text, never guessed to be an integer: an error, or — for an ID below 10^13,
+//!   whose 13 digits are valid Base32 — another ID. Other integer types (`INT4`) are refused, as for `i64`. These
 //!   impls see the binary format only: the text protocol (`simple_query`) takes no parameters
 //!   and hands back strings — an `INT8` as its decimal, which `i64::from_str` and
 //!   `UlidFlake::try_from` read.

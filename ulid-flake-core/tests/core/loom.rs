@@ -1,4 +1,5 @@
-//! A model check of the lock-free generator: loom runs every interleaving of three threads
+//! A model check of the lock-free generator: loom runs every interleaving (with at most
+//! `LOOM_MAX_PREEMPTIONS` preemptions, 3 in the test command) of three threads
 //! making two IDs each on one generator, and each must see distinct IDs, increasing per
 //! thread. Built only with `--cfg ulid_flake_loom`, by `scripts/test.sh --only loom`.
 
