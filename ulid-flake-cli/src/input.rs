@@ -56,6 +56,14 @@ pub(crate) enum InputError {
         /// The part up to and including the `_`, escaped.
         found: String,
     },
+    /// A prefixed ID of another entity than `convert --prefix` names: writing it with that
+    /// prefix would turn one entity's ID into another's.
+    OtherEntity {
+        /// The prefix `--prefix` names.
+        expected: String,
+        /// The prefix the input was written with.
+        found: String,
+    },
 }
 
 impl fmt::Display for InputError {
@@ -92,6 +100,14 @@ impl fmt::Display for InputError {
                 f,
                 "invalid entity prefix: expected a lowercase ASCII letter, up to 30 lowercase \
                  letters and digits and `_`, or no prefix, found `{found}`"
+            ),
+            Self::OtherEntity {
+                ref expected,
+                ref found,
+            } => write!(
+                f,
+                "wrong prefix: expected `{expected}_` (--prefix) or none, found `{found}_` \
+                 (to relabel an ID on purpose, convert its bare form)"
             ),
         }
     }
@@ -146,8 +162,13 @@ pub(crate) type Prefixed<'a> = (Option<&'a str>, UlidFlake);
 /// characters: the core's `split_prefix`): with
 /// `--from auto` or `base32`, such a prefix is split off and the rest must be the 13 Base32
 /// characters (a prefixed ID is always text); errors then count indexes from the start of
-/// the whole input. Integer and hex inputs have no prefix.
-pub(crate) fn parse_prefixed(text: &[u8], form: Form) -> Result<Prefixed<'_>, InputError> {
+/// the whole input. Integer and hex inputs have no prefix. With an `entity`, a prefix other
+/// than it is an error: the ID is another entity's.
+pub(crate) fn parse_prefixed<'a>(
+    text: &'a [u8],
+    form: Form,
+    entity: Option<&str>,
+) -> Result<Prefixed<'a>, InputError> {
     let split = match form {
         Form::Auto | Form::Base32 => ulid_flake_core::split_prefix(text),
         Form::Integer | Form::Hex => None,
@@ -162,6 +183,12 @@ pub(crate) fn parse_prefixed(text: &[u8], form: Form) -> Result<Prefixed<'_>, In
                 error => error,
             });
     };
+    if let Some(entity) = entity.filter(|&entity| entity != prefix) {
+        return Err(InputError::OtherEntity {
+            expected: entity.to_owned(),
+            found: prefix.to_owned(),
+        });
+    }
     let offset = prefix.len() + 1;
     match UlidFlake::parse_ascii(rest) {
         Ok(id) => Ok((Some(prefix), id)),
@@ -319,21 +346,24 @@ mod tests {
     fn entity_prefixes_are_split_off_base32_only() {
         let id = UlidFlake::parse_str("00CMXB6TAK4SA").unwrap();
         assert_eq!(
-            parse_prefixed(b"user_00CMXB6TAK4SA", Form::Auto),
+            parse_prefixed(b"user_00CMXB6TAK4SA", Form::Auto, None),
             Ok((Some("user"), id))
         );
         assert_eq!(
-            parse_prefixed(b"a1_00cmxb6tak4sa", Form::Base32),
+            parse_prefixed(b"a1_00cmxb6tak4sa", Form::Base32, None),
             Ok((Some("a1"), id))
         );
-        assert_eq!(parse_prefixed(b"00CMXB6TAK4SA", Form::Auto), Ok((None, id)));
+        assert_eq!(
+            parse_prefixed(b"00CMXB6TAK4SA", Form::Auto, None),
+            Ok((None, id))
+        );
         // After a prefix, Base32 only, with indexes in the whole input.
         assert_eq!(
-            parse_prefixed(b"user_14246757444195114", Form::Auto),
+            parse_prefixed(b"user_14246757444195114", Form::Auto, None),
             Err(InputError::Id(Error::InvalidLength { found: 17 }))
         );
         assert_eq!(
-            parse_prefixed(b"user_00CMXB6TAK4SI", Form::Auto),
+            parse_prefixed(b"user_00CMXB6TAK4SI", Form::Auto, None),
             Err(InputError::Id(Error::InvalidCharacter {
                 index: 17,
                 found: b'I'
@@ -346,7 +376,7 @@ mod tests {
             ("_00CMXB6TAK4SA", "_"),
         ] {
             assert_eq!(
-                parse_prefixed(text.as_bytes(), Form::Auto),
+                parse_prefixed(text.as_bytes(), Form::Auto, None),
                 Err(InputError::InvalidPrefix {
                     found: found.into()
                 }),
@@ -354,7 +384,7 @@ mod tests {
             );
         }
         assert!(matches!(
-            parse_prefixed(b"user_1", Form::Integer),
+            parse_prefixed(b"user_1", Form::Integer, None),
             Err(InputError::InvalidDigit { index: 0, .. })
         ));
     }

@@ -179,7 +179,7 @@ struct ConvertArgs {
     #[arg(long, value_enum)]
     to: Format,
     /// Write each ID after this entity prefix and an underscore, as `generate --prefix` does;
-    /// base32 and json formats only
+    /// base32 and json formats only. An input with another prefix is an error
     #[arg(long, value_name = "PREFIX", value_parser = parse_prefix)]
     prefix: Option<String>,
 }
@@ -249,7 +249,7 @@ fn main() -> ExitCode {
         }
         Command::Inspect(args) => {
             let mut first = true;
-            stream::each_id(&args.ids, args.from, &mut out, |out, prefix, id| {
+            stream::each_id(&args.ids, args.from, None, &mut out, |out, prefix, id| {
                 let inspection = Inspection::new(id, args.epoch.value).with_prefix(prefix);
                 if args.json {
                     return inspection.write_json(out);
@@ -264,7 +264,7 @@ fn main() -> ExitCode {
         Command::Convert(args) => {
             check_prefix_format("convert", args.prefix.as_deref(), args.to);
             let prefix = args.prefix.as_deref();
-            stream::each_id(&args.ids, args.from, &mut out, |out, _, id| {
+            stream::each_id(&args.ids, args.from, prefix, &mut out, |out, _, id| {
                 output::write_prefixed_id(out, prefix, id, args.to)
             })
         }

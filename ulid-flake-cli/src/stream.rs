@@ -20,7 +20,8 @@ const MAX_LINE: usize = 1024;
 
 /// Calls `emit` with each ID of the arguments, or of standard input when there are none, and
 /// the entity prefix it was written with (`user` in `user_00CMXB6TAK4SA`), and returns how
-/// many inputs were invalid (each reported on standard error).
+/// many inputs were invalid (each reported on standard error). With an `entity`, an input
+/// with another prefix is invalid.
 ///
 /// # Errors
 ///
@@ -28,6 +29,7 @@ const MAX_LINE: usize = 1024;
 pub(crate) fn each_id<W: Write>(
     args: &[OsString],
     form: Form,
+    entity: Option<&str>,
     out: &mut W,
     mut emit: impl FnMut(&mut W, Option<&str>, UlidFlake) -> io::Result<()>,
 ) -> io::Result<u64> {
@@ -37,7 +39,7 @@ pub(crate) fn each_id<W: Write>(
             // The raw bytes, so that an argument that is not UTF-8 gets a precise message
             // instead of clap refusing the whole command line.
             let text = arg.as_encoded_bytes();
-            match input::parse_prefixed(text, form) {
+            match input::parse_prefixed(text, form, entity) {
                 Ok((prefix, id)) => emit(out, prefix, id)?,
                 Err(error) => {
                     failures += 1;
@@ -62,7 +64,7 @@ pub(crate) fn each_id<W: Write>(
             break;
         };
         match result.and_then(|line| {
-            input::parse_prefixed(line, form)
+            input::parse_prefixed(line, form, entity)
                 .map_err(|error| format!("{error}{}", Whitespace(line)))
         }) {
             Ok((prefix, id)) => emit(out, prefix, id)?,

@@ -153,18 +153,40 @@ fn convert_prefix_writes_ids_a_prefixed_id_parses() {
     assert_eq!(base32, "user_02MWMFBHB1YJ2\n");
     let id: PrefixedId<User> = base32.trim_end().parse().unwrap();
     assert_eq!(id.to_i64(), 95_583_272_615_082_562);
-    // A prefixed input takes the new prefix: convert writes what it is told.
+    // An input of the same entity keeps its prefix.
     assert_eq!(
         stdout_of(&[
             "convert",
             "--to",
             "json",
             "--prefix",
-            "post",
+            "user",
             "user_02MWMFBHB1YJ2"
         ]),
-        "{\"id\":\"post_02MWMFBHB1YJ2\",\"integer\":95583272615082562}\n"
+        "{\"id\":\"user_02MWMFBHB1YJ2\",\"integer\":95583272615082562}\n"
     );
+}
+
+#[test]
+fn convert_prefix_refuses_another_entity_s_id_and_goes_on() {
+    // Relabelling would turn a user's ID into a post's: an error, as `PrefixedId` makes it.
+    ulid_flake()
+        .args([
+            "convert",
+            "--to",
+            "base32",
+            "--prefix",
+            "post",
+            "user_02MWMFBHB1YJ2",
+            "02MWMFBHB1YJ2",
+        ])
+        .assert()
+        .code(1)
+        .stdout("post_02MWMFBHB1YJ2\n")
+        .stderr(
+            "argument 1: wrong prefix: expected `post_` (--prefix) or none, found `user_` (to \
+             relabel an ID on purpose, convert its bare form)\n",
+        );
 }
 
 #[test]
