@@ -2,6 +2,7 @@
 
 use core::fmt;
 
+use crate::fmt::ALPHABET;
 use crate::layout::{ENCODED_LEN, MAX_EPOCH_UNIX_MS, MAX_TIMESTAMP};
 
 /// Everything that can go wrong when parsing, converting or generating a Ulid-Flake.
@@ -207,6 +208,16 @@ impl Error {
     /// `organization_`, and few enough that the error is no larger than before it existed.
     pub const FOUND_PREFIX_BYTES: usize = 16;
 
+    /// The first of the 13 Base32 characters of an [`Error::OutOfRange`] value above the
+    /// range, when 13 characters hold it (below 2^65): `8`..=`Z`.
+    pub(crate) const fn first_base32_character(found: i128) -> Option<u8> {
+        if found > i64::MAX as i128 && found < 1 << 65 {
+            Some(ALPHABET[(found >> 60) as usize])
+        } else {
+            None
+        }
+    }
+
     /// The [`Error::WrongPrefix`] for `text`, which does not start with `expected` and `_`
     /// (`expected` empty: a type without a prefix, given text with a `_`).
     #[cold]
@@ -274,7 +285,17 @@ impl fmt::Display for Error {
                 if found > i128::from(i64::MAX) {
                     f.write_str(" (in Base32 text, a first character 0-7)")?;
                 }
-                write!(f, ", found {found}")
+                write!(f, ", found {found}")?;
+                // Text's own reading of the number, so that `G000000000000` is not only
+                // 2^64 in the message.
+                match Self::first_base32_character(found) {
+                    Some(first) => write!(
+                        f,
+                        " (in Base32 text, a first character {})",
+                        char::from(first)
+                    ),
+                    None => Ok(()),
+                }
             }
             Self::RandomnessOutOfRange { found, max } => write!(
                 f,

@@ -518,6 +518,11 @@ impl LiteralError {
                     message.push_str("-");
                 }
                 message.push_u128(found.unsigned_abs());
+                if let Some(first) = Error::first_base32_character(found) {
+                    message.push_str(" (in Base32 text, a first character ");
+                    message.push_escaped(first);
+                    message.push_str(")");
+                }
             }
             // `parse_str`'s is for a type without a prefix: `expected` is empty, and the
             // prefix found ends in a `_` within 32 bytes.
@@ -666,7 +671,7 @@ mod tests {
         assert_eq!(
             message("\"8000000000000\""),
             "invalid Ulid-Flake literal \"8000000000000\": value out of range: expected \
-             0..=9223372036854775807 (in Base32 text, a first character 0-7), found 9223372036854775808"
+             0..=9223372036854775807 (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)"
         );
     }
 

@@ -139,7 +139,13 @@ fn try_from_u64_builds_keys_up_to_i64_max() {
 #[test]
 fn try_from_u64_above_i64_max_is_an_error_that_names_it() {
     let error = Id::<User>::try_from_u64(1 << 63).unwrap_err();
-    assert_eq!(error.to_string(), out_of_range("u64", "Id", 1 << 63));
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{} (in Base32 text, a first character 8)",
+            out_of_range("u64", "Id", 1 << 63)
+        )
+    );
     // The core's error is the source, for callers that match on it.
     let DbErr::TryIntoErr { from, into, source } = error else {
         panic!("expected DbErr::TryIntoErr, found {error:?}");

@@ -92,7 +92,7 @@ fn json_rejects_malformed_text_with_the_codec_s_messages() {
     assert_eq!(
         json_error(r#""8000000000000""#),
         "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), \
-         found 9223372036854775808 at line 1 column 15"
+         found 9223372036854775808 (in Base32 text, a first character 8) at line 1 column 15"
     );
 }
 
@@ -151,7 +151,7 @@ fn cbor_rejects_an_integer_above_i64_max() {
     assert_eq!(
         error.to_string(),
         "Semantic(None, \"value out of range: expected 0..=9223372036854775807 \
-         (in Base32 text, a first character 0-7), found 9223372036854775808\")"
+         (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)\")"
     );
 }
 
