@@ -392,7 +392,9 @@ impl fmt::Display for Error {
             ),
             Self::DefaultGeneratorAlreadySet => f.write_str(
                 "default generator already set: expected to configure it once, at start-up \
-                 before the first ID made through it, found it configured or used already",
+                 before the first ID made through it, found it configured (by \
+                 set_default_generator, a lease's install_default, or init_from_env with \
+                 ULID_FLAKE_SCALABILITY_ID set) or built by a first ID",
             ),
             Self::ScalabilityIdConfiguredTwice { variable } => write!(
                 f,

@@ -99,6 +99,10 @@ fn probe() {
             );
             format!("init {init}; generate {generate}; new {new}")
         }
+        "env-then-code" => {
+            let init = init();
+            format!("init {init}; {:?}; {}", install_scalable(5), issued())
+        }
         "code-then-env" => {
             let installed = install_scalable(3);
             format!("{installed:?}; init {}; {}", init(), issued())
@@ -216,7 +220,9 @@ fn configuring_in_code_works_once() {
 
 /// The message of a second configuration of the default generator.
 const ALREADY_SET: &str = "default generator already set: expected to configure it once, at \
-    start-up before the first ID made through it, found it configured or used already";
+    start-up before the first ID made through it, found it configured (by set_default_generator, \
+    a lease's install_default, or init_from_env with ULID_FLAKE_SCALABILITY_ID set) or built by a \
+    first ID";
 
 #[test]
 fn init_from_env_refuses_a_default_from_code_that_ignores_the_variable() {
@@ -246,6 +252,20 @@ fn init_from_env_refuses_a_default_built_before_the_variable_was_set() {
          expected scalability id 3, found a stand-alone generator (a default installed in \
          code reads no environment: build its generator with \
          GeneratorBuilder::layout_from_env); stand-alone"
+    );
+}
+
+#[test]
+fn a_default_from_code_after_init_from_env_is_refused_only_where_the_variable_is_set() {
+    // With the variable set, init_from_env installed its default: code comes second.
+    assert_eq!(
+        probe_in_child("env-then-code", Some("3")),
+        format!("init ok; Err({ALREADY_SET}); id 3 (layout 3)")
+    );
+    // Unset, init_from_env built nothing, and the default from code is installed.
+    assert_eq!(
+        probe_in_child("env-then-code", None),
+        "init ok; Ok(()); id 5 (layout 5)"
     );
 }
 

@@ -125,7 +125,10 @@ fn every_error_message_says_what_was_expected_and_found() {
         ),
         (
             Error::DefaultGeneratorAlreadySet,
-            "default generator already set: expected to configure it once, at start-up before the first ID made through it, found it configured or used already",
+            "default generator already set: expected to configure it once, at start-up before the \
+             first ID made through it, found it configured (by set_default_generator, a lease's \
+             install_default, or init_from_env with ULID_FLAKE_SCALABILITY_ID set) or built by a \
+             first ID",
         ),
         (
             Error::ScalabilityIdConfiguredTwice {
