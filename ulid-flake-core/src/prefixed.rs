@@ -17,7 +17,9 @@ use crate::ulid_flake::UlidFlake;
 /// The prefix is 1 to 31 characters: a lowercase ASCII letter,
 /// then lowercase letters and digits (`[a-z][a-z0-9]*`); the `_` separator is not part of
 /// it. Any other prefix stops the build where a `PrefixedId` of the entity is formatted or
-/// parsed:
+/// parsed — a `cargo build` or `cargo test`: the check is a constant evaluated when the code
+/// is generated, which `cargo check` (and an editor's checks) does not reach, and the message
+/// points at [`PrefixedId::PREFIX`], not at the `impl`:
 ///
 /// ```compile_fail,E0080
 /// use ulid_flake_core::{Prefix, PrefixedId};
@@ -145,7 +147,7 @@ pub struct PrefixedId<T: Prefix + ?Sized> {
 }
 
 impl<T: Prefix + ?Sized> PrefixedId<T> {
-    /// `T`'s prefix, checked at compile time (see [`Prefix`]).
+    /// `T`'s prefix, checked when the code using it is built (see [`Prefix`]).
     ///
     /// ```
     /// use ulid_flake_core::{Prefix, PrefixedId};
