@@ -1179,6 +1179,42 @@ pub fn ids_in_use_are_refused(
     );
 }
 
+/// Two stores of one database (two adapters) lease from one table: while one holds the only
+/// id of a range, the other is refused it with `AllTaken`, and the other way round once the
+/// first released it; each issues IDs under the id it holds.
+pub fn two_stores_exclude_each_other(
+    server: Server,
+    first: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+    second: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+) {
+    let _one = one_at_a_time();
+    let url = server.url("ulid_flake_test");
+    let namespace = unique_name("lease");
+    let options = || {
+        LeaseOptions::new(namespace.clone())
+            .ids(5..=5)
+            .timing(timing())
+    };
+    let refused =
+        |acquire: &dyn Fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>| {
+            let error = acquire(&url, options()).unwrap_err();
+            assert!(
+                matches!(&error, LeaseError::AllTaken { ids, .. } if *ids == (5..=5)),
+                "{error:?}"
+            );
+        };
+
+    let held = first(&url, options()).unwrap();
+    assert_eq!(held.generator().generate().unwrap().scalability_id(), 5);
+    refused(&second);
+    held.release().unwrap();
+    // Free once the released holder's margin has passed.
+    let (held, _) = acquire_once_free(&second, &url, options, Duration::from_secs(5));
+    assert_eq!(held.generator().generate().unwrap().scalability_id(), 5);
+    refused(&first);
+    held.release().unwrap();
+}
+
 /// Acquires with `options` until the id is free, for at most `limit`; returns the lease and
 /// how long that took.
 fn acquire_once_free(

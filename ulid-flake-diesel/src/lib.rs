@@ -195,7 +195,8 @@
 //! through PgBouncer in transaction mode. The protocol, its timing argument and the faults it
 //! survives are in [`lease`](mod@lease) (the core's docs, whose examples name it
 //! `ulid_flake_core::lease`: from this crate alone it is `ulid_flake_diesel::lease`); the
-//! leases of `ulid-flake-sqlx` share its table and exclude these. The call blocks its thread
+//! leases of `ulid-flake-sqlx` share its table and exclude these
+//! (`postgres_sqlx_and_diesel_leases_exclude_each_other`, `mysql_…`). The call blocks its thread
 //! until it holds an id, or fails: a database it cannot reach fails it after
 //! [`LeaseTiming::acquire_timeout`](lease::LeaseTiming::acquire_timeout) (30 s unless set), so
 //! call it at start-up, or in async code through `tokio::task::spawn_blocking`. For PostgreSQL

@@ -302,7 +302,8 @@
 //! argument and the faults it survives are in [`lease`](mod@lease) (the core's docs, whose
 //! examples name it `ulid_flake_core::lease`: from this crate alone it is
 //! `ulid_flake_sqlx::lease`); the leases of `ulid-flake-diesel` share its table and exclude
-//! these. For PostgreSQL (`lease_mysql` takes a MySQL URL):
+//! these (`postgres_sqlx_and_diesel_leases_exclude_each_other`, and `mysql_…`, in that crate's
+//! tests). For PostgreSQL (`lease_mysql` takes a MySQL URL):
 //!
 //! ```no_run
 //! # #[cfg(all(feature = "lease", feature = "postgres"))]

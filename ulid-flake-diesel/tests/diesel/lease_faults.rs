@@ -1,6 +1,7 @@
 //! Scalability-id leases through Diesel against the real servers: the shared scenarios of
 //! `ulid_flake_test_support::lease` (connections killed, replicas partitioned, servers
-//! stalled, ids refused) with this crate's `lease_postgres` and `lease_mysql`.
+//! stalled, ids refused) with this crate's `lease_postgres` and `lease_mysql`; and the
+//! leases of `ulid-flake-sqlx` beside them, from the same table.
 
 use ulid_flake_diesel::lease::{LeaseError, LeaseOptions, ScalabilityIdLease};
 use ulid_flake_diesel::{lease_mysql, lease_postgres};
@@ -15,3 +16,39 @@ fn acquire(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLease, Lease
 }
 
 ulid_flake_test_support::lease_tests!(acquire, AfterTheTimeout);
+
+/// Leases through `ulid-flake-sqlx`, from synchronous test code.
+fn acquire_through_sqlx(
+    url: &str,
+    options: LeaseOptions,
+) -> Result<ScalabilityIdLease, LeaseError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        if url.starts_with("mysql:") {
+            ulid_flake_sqlx::lease_mysql(url, options).await
+        } else {
+            ulid_flake_sqlx::lease_postgres(url, options).await
+        }
+    })
+}
+
+#[test]
+fn postgres_sqlx_and_diesel_leases_exclude_each_other() {
+    ulid_flake_test_support::lease::two_stores_exclude_each_other(
+        ulid_flake_test_support::lease::Server::Postgres,
+        acquire_through_sqlx,
+        acquire,
+    );
+}
+
+#[test]
+fn mysql_sqlx_and_diesel_leases_exclude_each_other() {
+    ulid_flake_test_support::lease::two_stores_exclude_each_other(
+        ulid_flake_test_support::lease::Server::Mysql,
+        acquire_through_sqlx,
+        acquire,
+    );
+}
