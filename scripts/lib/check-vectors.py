@@ -87,7 +87,7 @@ for case in sorted(departed - visited):
     failures.append(f"{case!r}: a departure for Python that no check reached")
 # The cases the file holds, as the core's tests count them: a change of the file changes this.
 if checked != 189:
-    failures.append(f"{checked} checks ran, expected 176")
+    failures.append(f"{checked} checks ran, expected 189")
 
 if failures:
     print("\n".join(failures))

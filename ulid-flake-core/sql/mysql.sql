@@ -1,7 +1,7 @@
 -- Ulid-Flake helper functions for MySQL and MariaDB: read the BIGINT IDs as the API shows them.
 --
 --   ulid_flake_to_text(id BIGINT) -> CHAR(13)             '00CMXB6TAK4SA'
---   ulid_flake_from_text(text_id VARCHAR(255)) -> BIGINT  upper- or lower-case accepted
+--   ulid_flake_from_text(text_id TEXT) -> BIGINT          upper- or lower-case accepted
 --   ulid_flake_to_timestamp(id BIGINT, epoch_ms BIGINT) -> DATETIME(3), in UTC
 --                                                         (the default epoch is 1704067200000)
 --
@@ -36,13 +36,15 @@ BEGIN
 END;
 
 DROP FUNCTION IF EXISTS ulid_flake_from_text;
-CREATE FUNCTION ulid_flake_from_text(text_id VARCHAR(255)) RETURNS BIGINT
+-- TEXT, not VARCHAR(255): a longer input is reported with its length, not cut or refused.
+CREATE FUNCTION ulid_flake_from_text(text_id TEXT) RETURNS BIGINT
     DETERMINISTIC NO SQL
 BEGIN
     DECLARE alphabet VARBINARY(64)
         DEFAULT '0123456789ABCDEFGHJKMNPQRSTVWXYZ0123456789abcdefghjkmnpqrstvwxyz';
     DECLARE result BIGINT UNSIGNED DEFAULT 0;
     DECLARE digit INT;
+    DECLARE first INT;
     DECLARE i INT DEFAULT 1;
     DECLARE message VARCHAR(255);
     IF text_id IS NULL THEN
@@ -60,19 +62,33 @@ BEGIN
                 ': expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)');
             SIGNAL SQLSTATE '22018' SET MESSAGE_TEXT = message;
         END IF;
-        IF i = 1 AND digit > 7 THEN
-            SET message = CONCAT('value out of range: expected a first character 0-7, found ',
-                QUOTE(SUBSTRING(text_id, 1, 1)));
-            SIGNAL SQLSTATE '22003' SET MESSAGE_TEXT = message;
+        -- The range is checked after every character, as the Rust codec checks it; until
+        -- then the first digit's low 3 bits keep the sum within 2^63 - 1.
+        IF i = 1 THEN
+            SET first = digit;
+            SET digit = digit & 7;
         END IF;
         SET result = result * 32 + digit;
         SET i = i + 1;
     END WHILE;
+    IF first > 7 THEN
+        SET message = CONCAT('value out of range: expected a first character 0-7, found ',
+            QUOTE(SUBSTRING(text_id, 1, 1)));
+        SIGNAL SQLSTATE '22003' SET MESSAGE_TEXT = message;
+    END IF;
     RETURN result;
 END;
 
 DROP FUNCTION IF EXISTS ulid_flake_to_timestamp;
 CREATE FUNCTION ulid_flake_to_timestamp(id BIGINT, epoch_ms BIGINT) RETURNS DATETIME(3)
     DETERMINISTIC NO SQL
+BEGIN
+    DECLARE message VARCHAR(128);
+    -- A negative BIGINT is no ID: MariaDB's shift, unsigned, would make it a date in 2581.
+    IF id < 0 THEN
+        SET message = CONCAT('value out of range: expected 0..=9223372036854775807, found ', id);
+        SIGNAL SQLSTATE '22003' SET MESSAGE_TEXT = message;
+    END IF;
     -- From a UTC literal, not FROM_UNIXTIME, which answers in the session's time zone.
     RETURN TIMESTAMPADD(MICROSECOND, (epoch_ms + (id >> 20)) * 1000, TIMESTAMP '1970-01-01 00:00:00');
+END;

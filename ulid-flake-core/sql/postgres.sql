@@ -34,6 +34,7 @@ DECLARE
     alphabet CONSTANT text := '0123456789ABCDEFGHJKMNPQRSTVWXYZ0123456789abcdefghjkmnpqrstvwxyz';
     result bigint := 0;
     digit int;
+    first int;
     ch text;
 BEGIN
     IF octet_length(text_id) <> 13 THEN
@@ -47,21 +48,33 @@ BEGIN
             RAISE EXCEPTION 'invalid character % at index %: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)', quote_literal(ch), i - 1
                 USING ERRCODE = 'invalid_text_representation';
         END IF;
-        IF i = 1 AND digit > 7 THEN
-            RAISE EXCEPTION 'value out of range: expected a first character 0-7, found %',
-                quote_literal(ch)
-                USING ERRCODE = 'numeric_value_out_of_range';
+        -- The range is checked after every character, as the Rust codec checks it; until
+        -- then the first digit's low 3 bits keep the sum within 2^63 - 1.
+        IF i = 1 THEN
+            first := digit;
+            digit := digit & 7;
         END IF;
-        -- A first digit of at most 7 keeps the value within 2^63 - 1: no overflow.
         result := result * 32 + digit;
     END LOOP;
+    IF first > 7 THEN
+        RAISE EXCEPTION 'value out of range: expected a first character 0-7, found %',
+            quote_literal(substr(text_id, 1, 1))
+            USING ERRCODE = 'numeric_value_out_of_range';
+    END IF;
     RETURN result;
 END
 $$;
 
 CREATE OR REPLACE FUNCTION ulid_flake_to_timestamp(id bigint, epoch_ms bigint DEFAULT 1704067200000)
 RETURNS timestamptz
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    -- A negative BIGINT is no ID: the shift would make it a date before the epoch.
+    IF id < 0 THEN
+        RAISE EXCEPTION 'value out of range: expected 0..=9223372036854775807, found %', id
+            USING ERRCODE = 'numeric_value_out_of_range';
+    END IF;
     -- Integer milliseconds: exact, unlike to_timestamp(double precision).
-    SELECT timestamptz 'epoch' + (epoch_ms + (id >> 20)) * interval '1 millisecond'
+    RETURN timestamptz 'epoch' + (epoch_ms + (id >> 20)) * interval '1 millisecond';
+END
 $$;

@@ -1,7 +1,11 @@
 //! SQL that creates helper functions in the database, so that someone reading it in `psql` or
 //! `mysql` sees the IDs the API shows: `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)`
 //! and `ulid_flake_to_timestamp(id, epoch_ms)` (UTC). They follow the codec exactly (no
-//! aliases, a first character 0-7, either case) and raise errors worded like its own.
+//! aliases, a first character 0-7, either case; the length, then each character, then the
+//! range checked; a negative `BIGINT` refused by both functions that take one) and raise
+//! errors worded like its own: every case of the test vectors that SQL can take, on both
+//! databases (`the_test_vectors_agree`, in `ulid-flake-sqlx`'s tests). They read and write the
+//! 13 characters alone: strip a [`PrefixedId`](crate::PrefixedId)'s prefix and `_` first.
 //!
 //! It also makes keys in the database itself: [`POSTGRES_GENERATOR`] and [`MYSQL_GENERATOR`]
 //! create `ulid_flake_generate(namespace)`, for a column's default (PostgreSQL) or a

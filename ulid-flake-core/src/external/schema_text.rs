@@ -29,7 +29,8 @@ pub(crate) mod prefixed {
         prefix.len() + 1 + ENCODED_LEN
     }
 
-    /// The unprefixed pattern with the prefix after its `^`.
+    /// The unprefixed pattern with the prefix after its `^`, unescaped: a prefix is
+    /// `[a-z][a-z0-9]*` (`is_valid_prefix`), which holds no character a regex treats apart.
     pub(crate) fn pattern(prefix: &str) -> String {
         format!("^{prefix}_{}", &PATTERN[1..])
     }

@@ -5,6 +5,9 @@ use ulid_flake_sqlx::{Epoch, UlidFlake, ulid_flake};
 
 use crate::support::{VALUES, sql, unique_name};
 
+/// The published test vectors (`ulid-flake-core/test-vectors/`).
+const VECTORS: &str = include_str!("../../../ulid-flake-core/test-vectors/ulid-flake.json");
+
 /// How many generated IDs each database converts both ways.
 const GENERATED: usize = 10_000;
 
@@ -127,6 +130,86 @@ macro_rules! sql_helper_tests {
                         .unwrap_err();
                     assert_eq!(database_message(error), message, "{input:?}");
                 }
+            }
+
+            /// Every case of the published test vectors that SQL can take: the valid IDs
+            /// both ways and their moments, the accepted spellings, the rejected texts with
+            /// the codec's kind of error at the codec's index, the negative integers.
+            #[tokio::test]
+            async fn the_test_vectors_agree() {
+                let pool = migrated().await;
+                let vectors: serde_json::Value = serde_json::from_str(VECTORS).unwrap();
+                let cases = |section: &str| vectors[section].as_array().unwrap().clone();
+                let int = |case: &serde_json::Value, field: &str| -> i64 {
+                    case[field].as_str().unwrap().parse().unwrap()
+                };
+                let text = |case: &serde_json::Value, field: &str| -> String {
+                    case[field].as_str().unwrap().to_owned()
+                };
+                let to_text = |id: i64| {
+                    sqlx::query_scalar::<_, String>($to_text).bind(id).fetch_one(&pool)
+                };
+                let from_text = |input: String| {
+                    sqlx::query_scalar::<_, i64>($from_text).bind(input).fetch_one(&pool)
+                };
+                let to_utc = |id: i64| {
+                    sqlx::query_scalar::<_, String>($to_utc)
+                        .bind(id)
+                        .bind(Epoch::DEFAULT.unix_ms() as i64)
+                        .fetch_one(&pool)
+                };
+
+                let valid = cases("valid");
+                for case in &valid {
+                    let (id, canonical) = (int(case, "int"), text(case, "text"));
+                    assert_eq!(to_text(id).await.unwrap(), canonical);
+                    assert_eq!(from_text(canonical.clone()).await.unwrap(), id);
+                    // The vectors' milliseconds, as the query writes microseconds.
+                    let utc = text(case, "utc").replace('Z', "000Z");
+                    assert_eq!(to_utc(id).await.unwrap(), utc, "{canonical}");
+                }
+                let accepted = cases("accepted");
+                for case in &accepted {
+                    let id = UlidFlake::parse_str(&text(case, "text")).unwrap().to_i64();
+                    assert_eq!(from_text(text(case, "input")).await.unwrap(), id);
+                }
+                // Text the database takes (not the one case of bytes that are no UTF-8).
+                let mut rejected = 0;
+                for case in cases("invalid_text") {
+                    let Some(input) = case["input"].as_str() else {
+                        continue;
+                    };
+                    let message = database_message(from_text(input.to_owned()).await.unwrap_err());
+                    let error = &case["error"];
+                    let expected = match error["kind"].as_str().unwrap() {
+                        "invalid_length" => format!(
+                            "invalid length: expected 13 ASCII characters, found {} bytes",
+                            error["found"]
+                        ),
+                        "invalid_character" => format!(" at index {}: expected a", error["index"]),
+                        "out_of_range" => "value out of range: expected a first character 0-7, \
+                                           found '"
+                            .to_owned(),
+                        other => panic!("no such kind {other}"),
+                    };
+                    assert!(message.contains(&expected), "{input:?}: {message}");
+                    rejected += 1;
+                }
+                let mut negative = 0;
+                for case in cases("invalid_int") {
+                    let Ok(id) = case["int"].as_str().unwrap().parse::<i64>() else {
+                        continue;
+                    };
+                    let expected =
+                        format!("value out of range: expected 0..=9223372036854775807, found {id}");
+                    assert_eq!(database_message(to_text(id).await.unwrap_err()), expected);
+                    assert_eq!(database_message(to_utc(id).await.unwrap_err()), expected);
+                    negative += 1;
+                }
+                assert_eq!(
+                    (valid.len(), accepted.len(), rejected, negative),
+                    (16, 3, 22, 2)
+                );
             }
 
             #[tokio::test]
