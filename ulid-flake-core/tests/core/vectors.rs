@@ -137,6 +137,9 @@ fn every_valid_case_reads_and_writes_as_the_file_says() {
         assert_eq!(UlidFlake::parse_str(text(case, "text")), Ok(id), "{case}");
         assert_eq!(id.to_hex(), text(case, "hex"), "{case}");
         assert_eq!(id.to_bin(), text(case, "bin"), "{case}");
+        let bytes: String = id.to_bytes().iter().map(|byte| format!("{byte:02X}")).collect();
+        assert_eq!(bytes, text(case, "bytes"), "{case}");
+        assert_eq!(UlidFlake::from_bytes(id.to_bytes()), Ok(id), "{case}");
         assert_eq!(id.ms_since_epoch(), number(case, "timestamp_ms"), "{case}");
         assert_eq!(u64::from(id.randomness()), number(case, "randomness"), "{case}");
         let timestamp = number(case, "timestamp_ms");
