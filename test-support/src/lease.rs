@@ -72,7 +72,7 @@ impl Server {
 
     /// Runs `sql` as the test role with the server's command-line client, on `database`;
     /// returns what it printed.
-    fn client(self, database: &str, sql: &str) -> String {
+    pub fn client(self, database: &str, sql: &str) -> String {
         self.try_client(database, sql)
             .unwrap_or_else(|error| panic!("{sql}: {error}"))
     }
@@ -92,35 +92,47 @@ impl Server {
             Self::Postgres | Self::PgBouncer => {
                 Command::new("psql").args([url, "-XAtqc", sql]).output()
             }
-            Self::Mysql => {
-                let rest = url.strip_prefix("mysql://").expect("a mysql:// URL");
-                let (credentials, rest) = rest.split_once('@').expect("user:password@");
-                let (user, password) = credentials.split_once(':').expect("user:password");
-                let (address, database) = rest.split_once('/').expect("host:port/database");
-                let (host, port) = address.split_once(':').expect("host:port");
-                Command::new("mariadb")
-                    .args([
-                        "--no-defaults",
-                        "-N",
-                        "-B",
-                        "-h",
-                        host,
-                        "-P",
-                        port,
-                        "-u",
-                        user,
-                    ])
-                    .arg(format!("-p{password}"))
-                    .args([database, "-e", sql])
-                    .output()
-            }
+            Self::Mysql => mariadb(url).args(["-e", sql]).output(),
+        };
+        client_output(output)
+    }
+
+    /// Runs the SQL files at `paths` in a new database with the server's command-line
+    /// client, as a user without Rust installs them: `psql -f`, or `mariadb --delimiter=$$`
+    /// reading the file and then `$$` (a delimiter the files do not hold, so that the client
+    /// sends the batch whole instead of cutting the functions' bodies at their `;`). Returns
+    /// the database's name.
+    pub fn install_with_the_client(self, paths: &[&Path]) -> Result<String, String> {
+        let database = self.scratch_database();
+        let url = self.url(&database);
+        for path in paths {
+            let output = match self {
+                Self::Postgres | Self::PgBouncer => Command::new("psql")
+                    .args([&url, "-Xq", "-v", "ON_ERROR_STOP=1", "-f"])
+                    .arg(path)
+                    .output(),
+                Self::Mysql => {
+                    let mut script = std::fs::read_to_string(path).expect("the SQL file");
+                    script.push_str("\n$$\n");
+                    let mut child = mariadb(&url)
+                        .arg("--delimiter=$$")
+                        .stdin(Stdio::piped())
+                        .stdout(Stdio::piped())
+                        .stderr(Stdio::piped())
+                        .spawn()
+                        .expect("the database client runs");
+                    child
+                        .stdin
+                        .take()
+                        .unwrap()
+                        .write_all(script.as_bytes())
+                        .unwrap();
+                    child.wait_with_output()
+                }
+            };
+            client_output(output)?;
         }
-        .expect("the database client runs");
-        if output.status.success() {
-            Ok(String::from_utf8(output.stdout).expect("UTF-8"))
-        } else {
-            Err(String::from_utf8_lossy(&output.stderr).into_owned())
-        }
+        Ok(database)
     }
 
     /// The URL of `database` for a new login role (a user, on MySQL) that may do only
@@ -1177,6 +1189,41 @@ pub fn ids_in_use_are_refused(
         third.generator().generate().unwrap().scalability_id(),
         freed.unwrap()
     );
+}
+
+/// The `mariadb` command-line client, connected as the `mysql://` `url` says.
+fn mariadb(url: &str) -> Command {
+    let rest = url.strip_prefix("mysql://").expect("a mysql:// URL");
+    let (credentials, rest) = rest.split_once('@').expect("user:password@");
+    let (user, password) = credentials.split_once(':').expect("user:password");
+    let (address, database) = rest.split_once('/').expect("host:port/database");
+    let (host, port) = address.split_once(':').expect("host:port");
+    let mut command = Command::new("mariadb");
+    command
+        .args([
+            "--no-defaults",
+            "-N",
+            "-B",
+            "-h",
+            host,
+            "-P",
+            port,
+            "-u",
+            user,
+        ])
+        .arg(format!("-p{password}"))
+        .arg(database);
+    command
+}
+
+/// A client's standard output, or its complaint as the error.
+fn client_output(output: std::io::Result<std::process::Output>) -> Result<String, String> {
+    let output = output.expect("the database client runs");
+    if output.status.success() {
+        Ok(String::from_utf8(output.stdout).expect("UTF-8"))
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).into_owned())
+    }
 }
 
 /// Two stores of one database (two adapters) lease from one table: while one holds the only

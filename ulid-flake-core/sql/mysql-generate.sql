@@ -11,6 +11,8 @@
 --       of the namespace for the database, for good; answers one row, scalability_id
 --   ulid_flake_generate(namespace) -> BIGINT            a new key of the namespace's generator
 --
+-- With the command-line client, as mysql.sql: (cat FILE; echo '$$') | mariadb --delimiter='$$' DATABASE
+--
 -- The design is PostgreSQL's (postgres-generate.sql says why): the install reserves the
 -- lowest free id in ulid_flake_leases with a row that never expires, held by
 -- -9223372036854775808, which no application lease uses, and raises the state to its own

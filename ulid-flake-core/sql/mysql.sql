@@ -9,6 +9,10 @@
 -- a first character 0-7; bad input raises SQLSTATE 22003 or 22018 with a message that says what
 -- was expected and found. Comparisons are binary, so no collation folds a non-ASCII character
 -- into a digit.
+--
+-- Installed by the Rust adapters as one multi-statement query. With the command-line client,
+-- give it a delimiter the file does not hold, so that it does not cut the bodies at their ';':
+--   (cat FILE; echo '$$') | mariadb --delimiter='$$' DATABASE
 
 DROP FUNCTION IF EXISTS ulid_flake_to_text;
 CREATE FUNCTION ulid_flake_to_text(id BIGINT) RETURNS CHAR(13) CHARACTER SET ascii

@@ -6,6 +6,7 @@
 --   ulid_flake_install_generator(namespace text, epoch_ms bigint DEFAULT 1704067200000)
 --       -> smallint   reserves a scalability id of the namespace for the database, for good
 --   ulid_flake_generate(namespace text) -> bigint   a new key of the namespace's generator
+--   (with the command-line client: psql -v ON_ERROR_STOP=1 -f FILE)
 --
 -- The keys are in the scalable layout, under the id the install reserved in ulid_flake_leases:
 -- a row that never expires, whose holder (-9223372036854775808) no application lease uses,

@@ -6,6 +6,8 @@
 --
 -- They follow the Rust codec exactly: 13 Crockford Base32 characters, no aliases (I, L, O, U),
 -- a first character 0-7; bad input raises an error that says what was expected and found.
+--
+-- Installed by the Rust adapters; with the command-line client: psql -v ON_ERROR_STOP=1 -f FILE
 
 CREATE OR REPLACE FUNCTION ulid_flake_to_text(id bigint) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$

@@ -14,7 +14,9 @@
 //! [Keys made by the database](#keys-made-by-the-database).
 //!
 //! The database adapters apply this SQL (`ulid-flake-sqlx` as migrations, `ulid-flake-diesel`
-//! through its connection); it is here so both share one source.
+//! through its connection); it is here so both share one source. Without Rust, the files under
+//! `sql/` install through `psql -f` and `mariadb --delimiter` as their headers say
+//! (`the_sql_files_install_through_the_command_line_clients`, in `ulid-flake-sqlx`'s tests).
 //!
 //! # Keys made by the database
 //!
@@ -126,7 +128,8 @@
 pub const POSTGRES_FUNCTIONS: &str = include_str!("../sql/postgres.sql");
 
 /// The MySQL/MariaDB functions, in one batch of statements (compound bodies without a
-/// `DELIMITER`: send it as a multi-statement query, not through the `mysql` shell).
+/// `DELIMITER`: send it as a multi-statement query; the `mariadb` shell needs a delimiter the
+/// file does not hold, as its header says).
 /// Idempotent (each function is dropped first).
 pub const MYSQL_FUNCTIONS: &str = include_str!("../sql/mysql.sql");
 

@@ -340,3 +340,50 @@ fn the_migrators_are_those_of_the_migration_files() {
         assert_eq!(summary(built), summary(&from_files));
     }
 }
+
+/// The SQL files install through the databases' own command-line clients, as their headers
+/// say, and then convert and make keys.
+#[test]
+fn the_sql_files_install_through_the_command_line_clients() {
+    use ulid_flake_test_support::lease::Server;
+
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ulid-flake-core/sql");
+    let installs = [
+        (
+            Server::Postgres,
+            ["postgres.sql", "postgres-generate.sql"],
+            "SELECT ulid_flake_install_generator('cli')",
+        ),
+        (
+            Server::Mysql,
+            ["mysql.sql", "mysql-generate.sql"],
+            "CALL ulid_flake_install_generator('cli', 1704067200000)",
+        ),
+    ];
+    for (server, files, install_generator) in installs {
+        let paths = files.map(|file| dir.join(file));
+        let database = server
+            .install_with_the_client(&paths.each_ref().map(|path| path.as_path()))
+            .unwrap_or_else(|error| panic!("{server:?}: {error}"));
+        let sql = |sql: &str| server.client(&database, sql).trim().to_owned();
+        assert_eq!(
+            sql("SELECT ulid_flake_to_text(14246757444195114)"),
+            "00CMXB6TAK4SA"
+        );
+        assert_eq!(
+            sql("SELECT ulid_flake_from_text('00cmxb6tak4sa')"),
+            "14246757444195114"
+        );
+        sql(install_generator);
+        let key: i64 = sql("SELECT ulid_flake_generate('cli')").parse().unwrap();
+        let made = UlidFlake::from_i64(key).unwrap().unix_ms(Epoch::DEFAULT);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
+        assert!(
+            made.abs_diff(now) < 60_000,
+            "{server:?}: key {key} made at {made}, now {now}"
+        );
+    }
+}
