@@ -103,6 +103,13 @@ pub fn typescript() -> String {
         text.push_str(&declaration);
         text.push('\n');
     }
+    // `Page<T>` by hand: ts-rs declares a generic type with a placeholder for `T`, which has
+    // no prefix for the `next` cursor's `PrefixedId<T>`. The cursor is the item type's ID.
+    text.push_str(
+        "\n/** One page of a list, in ID (creation) order: `next` is the cursor of the next \
+         page (`?after=`), or `null` on the last page. */\n\
+         export type Page<T extends { id: string }> = { items: Array<T>, next: T[\"id\"] | null, };\n",
+    );
     text
 }
 

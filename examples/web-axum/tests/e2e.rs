@@ -707,6 +707,7 @@ fn the_printed_typescript_declares_prefixed_ids_as_template_literals() {
             "export type NewUser = { ",
             "export type NewPost = { ",
             "export type ApiError = { ",
+            "export type Page<T extends { id: string }> = { items: Array<T>, next: T[\"id\"] | null, };",
         ]
     );
     for field in [
