@@ -17,9 +17,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 use ulid_flake_core::generator::Generator;
-use ulid_flake_core::lease::sql::Dialect;
+use ulid_flake_core::lease::sql::{Dialect, Param, Statement};
 use ulid_flake_core::lease::{
-    LeaseError, LeaseOptions, LeaseState, LeaseTiming, ScalabilityIdLease,
+    LeaseError, LeaseOptions, LeaseRequest, LeaseState, LeaseTiming, ScalabilityIdLease,
 };
 use ulid_flake_core::{Epoch, Error, UlidFlake};
 
@@ -824,6 +824,70 @@ pub fn leases_with_only_select_insert_update(
     let id = lease.generator().try_generate().unwrap();
     assert_eq!(Some(id.scalability_id()), lease.status().scalability_id);
     lease.release().unwrap();
+}
+
+/// A renewal never shortens the row. One that the server runs late, after its client gave up
+/// and a newer renewal went through, computes its expiry from an older *now* (MySQL's
+/// `UTC_TIMESTAMP(6)` is the statement's start); a renewal with a shorter validity after a
+/// longer one computes the same earlier expiry, here on demand: the row keeps the later one.
+pub fn a_late_renewal_never_shortens_the_row(server: Server) {
+    let database = server.scratch_database();
+    let dialect = match server {
+        Server::Postgres | Server::PgBouncer => Dialect::Postgres,
+        Server::Mysql => Dialect::MySql,
+    };
+    server.client(&database, dialect.create_table().sql());
+    let request = |validity| LeaseRequest {
+        namespace: "renewals",
+        scalability_id: 6,
+        holder: 77,
+        epoch: Epoch::DEFAULT,
+        margin: Duration::from_secs(1),
+        validity,
+        timeout: Duration::from_secs(1),
+    };
+    let run = |statement: Statement<'_>| server.client(&database, &inline(dialect, &statement));
+    let expiry = || -> i64 {
+        server
+            .client(&database, "SELECT expires_at_us FROM ulid_flake_leases")
+            .trim()
+            .parse()
+            .expect("one row")
+    };
+    run(dialect.insert_taken(&request(Duration::from_secs(15))));
+    let taken = expiry();
+    run(dialect.renew(&request(Duration::from_secs(1))));
+    assert_eq!(expiry(), taken, "the renewal lowered the expiry");
+    // A renewal that does extend it still does.
+    run(dialect.renew(&request(Duration::from_secs(30))));
+    assert!(
+        expiry() > taken + 14_000_000,
+        "the renewal did not extend the expiry"
+    );
+}
+
+/// `statement` with its parameters written into its SQL, for a command-line client.
+fn inline(dialect: Dialect, statement: &Statement<'_>) -> String {
+    let literal = |param: &Param<'_>| match *param {
+        Param::BigInt(value) => value.to_string(),
+        Param::SmallInt(value) => value.to_string(),
+        Param::Text(text) => format!("'{}'", text.replace('\'', "''")),
+    };
+    let mut sql = statement.sql().to_owned();
+    match dialect {
+        // From the last placeholder down, so that `$1` does not match the start of `$10`.
+        Dialect::Postgres => {
+            for (index, param) in statement.params().iter().enumerate().rev() {
+                sql = sql.replace(&format!("${}", index + 1), &literal(param));
+            }
+        }
+        _ => {
+            for param in statement.params() {
+                sql = sql.replacen('?', &literal(param), 1);
+            }
+        }
+    }
+    sql
 }
 
 /// How an adapter's first acquisition meets the database refusing it for good

@@ -56,7 +56,10 @@
 //! the IDs.
 //!
 //! **Why the old holder stops before the new one starts.** The database executed the renewal
-//! after *s*, so the row's expiry is at least *s* + *W* on the database's clock, which is at
+//! after *s*, so the row's expiry is at least *s* + *W* on the database's clock (a renewal
+//! never lowers it: one that the client gave up on and the server runs late, with an older
+//! *now*, leaves a newer renewal's expiry in place;
+//! `*_a_late_renewal_never_shortens_the_row`), which is at
 //! least *s* + *W*·(1 − ρ) on the holder's. The holder stops *m* before that. A new holder
 //! can take the row only after the database sees it expired. So, whatever happened to the
 //! network or the connection, the intervals in which two holders issue IDs are separated by
@@ -107,6 +110,7 @@
 //! | holder paused (stop-the-world, `SIGSTOP`, VM migration) | on waking, its wall clock has passed the deadline: no ID; a renewal sent before the pause cannot extend it | may take the id once the row expired |
 //! | transaction-mode pooler (PgBouncer) | every statement stands alone, in its own transaction | — |
 //! | a slow or paused contender (its take stalled mid-way, for longer than the validity) | unaffected: no lease statement shares a transaction with another, so none of the contender's holds a lock across round trips (on MySQL/MariaDB each is autocommitted: InnoDB keeps even an `INSERT IGNORE`'s shared lock on an existing row until its transaction ends); on PostgreSQL the take's insert and update lock no held row | waits, then is refused |
+//! | a renewal the holder gave up on (its request timeout) that the server runs later, after newer renewals, with its older *now* (one stalled server thread) | unaffected: a renewal never lowers the row's expiry (`*_a_late_renewal_never_shortens_the_row`) | cannot take the id: the row keeps the newest renewal's expiry |
 //! | a deadlock reported to a renewal (MySQL's error 1213) | a failed renewal like any other: retried after the backoff, issuing until the deadline | — |
 //! | the holder's wall clock steps, or drifts, further than *m*/2 from the database's | notices at its next renewal (or take): keeps the id, issues no ID ([`Error::ClockSkew`]) until the clocks agree; IDs stamped ahead before it noticed are covered by its release's grace | cannot take the id (it is renewed); after a release, takes it once the grace has passed |
 //! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's | — |

@@ -221,10 +221,12 @@ const POSTGRES: Sql = Sql {
         now_us!(postgres),
         " - GREATEST(0, ($7 - holder_epoch_ms) * 1000 + ($8 - holder_margin_us) / 2)"
     ),
+    // Never lower: a renewal the client gave up on may still run later on the server, and
+    // must not shorten the expiry a newer renewal set.
     renew: concat!(
-        "UPDATE ulid_flake_leases SET expires_at_us = ",
+        "UPDATE ulid_flake_leases SET expires_at_us = GREATEST(expires_at_us, ",
         now_us!(postgres),
-        " + $1 WHERE namespace = $2 AND scalability_id = $3 AND holder = $4 \
+        " + $1) WHERE namespace = $2 AND scalability_id = $3 AND holder = $4 \
          AND expires_at_us >= ",
         now_us!(postgres)
     ),
@@ -281,10 +283,12 @@ const MYSQL: Sql = Sql {
         now_us!(mysql),
         " - GREATEST(0, (? - holder_epoch_ms) * 1000 + (? - holder_margin_us) DIV 2)"
     ),
+    // Never lower, as on PostgreSQL: MySQL's `UTC_TIMESTAMP(6)` is the statement's start, so
+    // a renewal stalled on the server after its client gave up would set an expiry from then.
     renew: concat!(
-        "UPDATE ulid_flake_leases SET expires_at_us = ",
+        "UPDATE ulid_flake_leases SET expires_at_us = GREATEST(expires_at_us, ",
         now_us!(mysql),
-        " + ? WHERE namespace = ? AND scalability_id = ? AND holder = ? AND expires_at_us >= ",
+        " + ?) WHERE namespace = ? AND scalability_id = ? AND holder = ? AND expires_at_us >= ",
         now_us!(mysql)
     ),
     release: concat!(
@@ -375,8 +379,9 @@ impl Dialect {
         )
     }
 
-    /// Renews the holder's lease while the database still counts it valid: one row changed
-    /// means renewed.
+    /// Renews the holder's lease while the database still counts it valid: one row matched
+    /// means renewed. The expiry is never lowered, so a renewal that runs late on the server
+    /// (its client gave up) cannot shorten a newer one's.
     ///
     /// ```
     /// # use std::time::Duration;
@@ -531,8 +536,10 @@ pub trait LeaseDatabase: Sized + Send + 'static {
     /// The driver's error.
     fn connect(&mut self, timeout: Duration) -> Result<Self::Connection, Self::Error>;
 
-    /// Runs `statement` on `connection` and returns the rows it changed (or matched, as
-    /// MySQL drivers that set `CLIENT_FOUND_ROWS` report: the same for these statements). On
+    /// Runs `statement` on `connection` and returns the rows it matched: on MySQL, the driver
+    /// must set `CLIENT_FOUND_ROWS` (sqlx and Diesel do), since a renewal may match its row
+    /// and leave the expiry as it is (one already later); a count of changed rows would read
+    /// it as refused, and the lease would stop issuing until it holds an id again. On
     /// PostgreSQL, an adapter that wraps it in a transaction runs
     /// [`Dialect::transaction_guard`] first in it.
     ///

@@ -21,3 +21,19 @@ fn acquire(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLease, Lease
 }
 
 ulid_flake_test_support::lease_tests!(acquire, AtOnce);
+
+// The core's statements, through each server's command-line client: one binary is enough.
+
+#[test]
+fn postgres_a_late_renewal_never_shortens_the_row() {
+    ulid_flake_test_support::lease::a_late_renewal_never_shortens_the_row(
+        ulid_flake_test_support::lease::Server::Postgres,
+    );
+}
+
+#[test]
+fn mysql_a_late_renewal_never_shortens_the_row() {
+    ulid_flake_test_support::lease::a_late_renewal_never_shortens_the_row(
+        ulid_flake_test_support::lease::Server::Mysql,
+    );
+}

@@ -205,7 +205,8 @@ impl LeaseStore for Table {
         self.call("renew", request, |row, now| {
             let own = row.holder == holder && row.expires_at_us >= now;
             if own {
-                row.expires_at_us = now + validity;
+                // As the SQL: never lower.
+                row.expires_at_us = row.expires_at_us.max(now + validity);
             }
             own
         })
