@@ -149,7 +149,11 @@
 //! What a lease does not cover: a database whose clock steps (rather than drifts), and two
 //! databases (a split-brain failover that loses the table's latest writes), which break the
 //! assumption that one clock and one table decide; the IDs for a given moment (`Generator::id_at` and `from_unix_epoch_time`), which are
-//! not issued by the generator's sequence and carry no uniqueness promise at all; and, on
+//! not issued by the generator's sequence and carry no uniqueness promise at all; a process
+//! restored from a VM snapshot, whose memory (the lease's token and open gate, the last ID,
+//! the random stream) goes back to the snapshot's: until its next renewal it may repeat IDs it
+//! made after the snapshot, and restored twice, two processes share one token — restart the
+//! process after a restore (a review by hand, no test); and, on
 //! platforms other than Linux, Android and Apple's, a monotonic clock that stops while the
 //! machine sleeps. Diesel's connections cannot bound a call, so with `ulid-flake-diesel` a
 //! stalled server makes the first acquisition and [`ScalabilityIdLease::release`] wait for it
