@@ -58,10 +58,10 @@ pub(crate) enum InputError {
     },
     /// A prefixed ID of another entity than `convert --prefix` names: writing it with that
     /// prefix would turn one entity's ID into another's.
-    OtherEntity {
-        /// The prefix `--prefix` names.
+    WrongPrefix {
+        /// The prefix `--prefix` names, without the `_`.
         expected: String,
-        /// The prefix the input was written with.
+        /// The input's prefix, up to and including the `_` (as in `InvalidPrefix`).
         found: String,
     },
 }
@@ -101,12 +101,12 @@ impl fmt::Display for InputError {
                 "invalid entity prefix: expected a lowercase ASCII letter, up to 30 lowercase \
                  letters and digits and `_`, or no prefix, found `{found}`"
             ),
-            Self::OtherEntity {
+            Self::WrongPrefix {
                 ref expected,
                 ref found,
             } => write!(
                 f,
-                "wrong prefix: expected `{expected}_` (--prefix) or none, found `{found}_` \
+                "wrong prefix: expected `{expected}_` (--prefix) or none, found `{found}` \
                  (to relabel an ID on purpose, convert its bare form)"
             ),
         }
@@ -184,9 +184,9 @@ pub(crate) fn parse_prefixed<'a>(
             });
     };
     if let Some(entity) = entity.filter(|&entity| entity != prefix) {
-        return Err(InputError::OtherEntity {
+        return Err(InputError::WrongPrefix {
             expected: entity.to_owned(),
-            found: prefix.to_owned(),
+            found: format!("{prefix}_"),
         });
     }
     let offset = prefix.len() + 1;

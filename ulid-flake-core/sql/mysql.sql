@@ -1,7 +1,7 @@
 -- Ulid-Flake helper functions for MySQL and MariaDB: read the BIGINT IDs as the API shows them.
 --
 --   ulid_flake_to_text(id BIGINT) -> CHAR(13)             '00CMXB6TAK4SA'
---   ulid_flake_from_text(text_id TEXT) -> BIGINT          upper- or lower-case accepted
+--   ulid_flake_from_text(text_id LONGTEXT) -> BIGINT      upper- or lower-case accepted
 --   ulid_flake_to_timestamp(id BIGINT, epoch_ms BIGINT) -> DATETIME(3), in UTC
 --                                                         (the default epoch is 1704067200000)
 --
@@ -11,7 +11,7 @@
 -- into a digit.
 --
 -- Installed by the Rust adapters as one multi-statement query. With the command-line client,
--- give it a delimiter the file does not hold, so that it does not cut the bodies at their ';':
+-- give it a delimiter no statement holds, so that it does not cut the bodies at their ';':
 --   (cat FILE; echo '$$') | mariadb --delimiter='$$' DATABASE
 
 DROP FUNCTION IF EXISTS ulid_flake_to_text;
@@ -40,8 +40,9 @@ BEGIN
 END;
 
 DROP FUNCTION IF EXISTS ulid_flake_from_text;
--- TEXT, not VARCHAR(255): a longer input is reported with its length, not cut or refused.
-CREATE FUNCTION ulid_flake_from_text(text_id TEXT) RETURNS BIGINT
+-- LONGTEXT, not VARCHAR(255) or TEXT (64 KiB): a long input is reported with its length, not
+-- cut or refused.
+CREATE FUNCTION ulid_flake_from_text(text_id LONGTEXT) RETURNS BIGINT
     DETERMINISTIC NO SQL
 BEGIN
     DECLARE alphabet VARBINARY(64)

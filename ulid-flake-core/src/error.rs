@@ -394,7 +394,7 @@ impl fmt::Display for Error {
                 "default generator already set: expected to configure it once, at start-up \
                  before the first ID made through it, found it configured (by \
                  set_default_generator, a lease's install_default, or init_from_env with \
-                 ULID_FLAKE_SCALABILITY_ID set) or built by a first ID",
+                 ULID_FLAKE_SCALABILITY_ID set) or built by its first use (an ID, or default_generator())",
             ),
             Self::ScalabilityIdConfiguredTwice { variable } => write!(
                 f,

@@ -41,8 +41,8 @@
 //!   `#[schema(value_type = UlidFlake)]`). In JSON Schema every unprefixed ID refers to one
 //!   definition, `UlidFlake`; utoipa's derive names a component per entity
 //!   (`UlidFlake_User`), each the same string.
-//! - **Capacity is small by design.** A millisecond holds about 4,097 IDs on average with the
-//!   default entropy (129 scalable) and can run out after a single one, so
+//! - **Capacity is small by design.** A millisecond holds about 4,100 IDs on average with the
+//!   default entropy (about 130 scalable) and can run out after a single one, so
 //!   [`Error::Overflow`] is normal in bulk work: `generate` waits for the next millisecond,
 //!   `try_generate` returns the error (the table below).
 //! - **Not a secret.** At most 20 bits of an ID are unpredictable. The randomness comes from
@@ -105,9 +105,14 @@
 //! for the process-wide generator, the configuration's. `new` has no `Result`: it panics only
 //! where no ID can be issued without risking a duplicate — a lease that stays invalid, or a
 //! wall clock that stays further from the database's than the lease allows
-//! ([`Error::ClockSkew`]), for `lease::NEW_ID_LEASE_WAIT` (30 s); a clock past the format's
-//! last millisecond, or that millisecond used up (the year 2302 with the default epoch); or, for the process-wide generator, a bad
-//! `ULID_FLAKE_SCALABILITY_ID` (call `init_from_env()` at start-up to meet that as an error).
+//! ([`Error::ClockSkew`], the same wait), for `lease::NEW_ID_LEASE_WAIT` (30 s); a clock past
+//! the format's last millisecond, or that millisecond used up (the year 2302 with the default
+//! epoch); or, for the process-wide generator, a bad `ULID_FLAKE_SCALABILITY_ID` (call
+//! `init_from_env()` at start-up to meet that as an error). The tests:
+//! `an_invalid_lease_is_waited_for_then_panics_rather_than_issue`,
+//! `a_clock_past_the_format_s_last_millisecond_panics`,
+//! `the_format_s_last_millisecond_used_up_panics_rather_than_wrap`,
+//! `init_from_env_reports_a_bad_variable_at_start_up_as_the_lazy_path_does`.
 //! (`Generator::new()` makes a generator, as constructors do.)
 //!
 //! # Time
@@ -164,8 +169,8 @@
 //!   [`Error::OutOfRange`] that names it. A `TEXT`, `VARCHAR` or `CHAR(n)` value holds the
 //!   type's text, written as `Display` writes it and read as `FromStr` reads it (either case;
 //!   `user_` first for a `PrefixedId<User>`); an integer's decimal digits in a text column are
-//!   read as text, never guessed to be an integer: an error, or — for an ID below 10^13,
-//!   whose 13 digits are valid Base32 — another ID. Other integer types (`INT4`) are refused, as for `i64`. These
+//!   read as text, never guessed to be an integer: an error, or — for 13 digits, valid Base32
+//!   when the first is 0-7 — another ID. Other integer types (`INT4`) are refused, as for `i64`. These
 //!   impls see the binary format only: the text protocol (`simple_query`) takes no parameters
 //!   and hands back strings — an `INT8` as its decimal, which `i64::from_str` and
 //!   `UlidFlake::try_from` read.
@@ -178,7 +183,7 @@
 //!   or `BLOB` is rusqlite's `InvalidColumnType`, `NULL` is `None` for an `Option`. Decimal
 //!   digits in a `TEXT` are read as text, not guessed to be an integer: an ID bound into a
 //!   `TEXT` column (which stores its digits) therefore fails to read back — or, for an ID
-//!   below 10^13 (13 digits, valid Base32), reads as another ID. Keep IDs in `INTEGER`
+//!   of 13 digits starting 1-7 (valid Base32), reads as another ID. Keep IDs in `INTEGER`
 //!   columns, or write `id.to_string()` into `TEXT` ones.
 //!
 //! - **`async-graphql`** (7): IDs are custom scalars, strings in and out — the text serde

@@ -19,7 +19,8 @@ use crate::ulid_flake::UlidFlake;
 /// it. Any other prefix stops the build where a `PrefixedId` of the entity is formatted or
 /// parsed — a `cargo build` or `cargo test`: the check is a constant evaluated when the code
 /// is generated, which `cargo check` (and an editor's checks) does not reach, and the message
-/// points at [`PrefixedId::PREFIX`], not at the `impl`:
+/// points at [`PrefixedId::PREFIX`], not at the `impl` (seen in a review; the example below
+/// is checked by `cargo test`):
 ///
 /// ```compile_fail,E0080
 /// use ulid_flake_core::{Prefix, PrefixedId};

@@ -3,7 +3,8 @@
 //! and `ulid_flake_to_timestamp(id, epoch_ms)` (UTC). They follow the codec exactly (no
 //! aliases, a first character 0-7, either case; the length, then each character, then the
 //! range checked; a negative `BIGINT` refused by both functions that take one) and raise
-//! errors worded like its own: every case of the test vectors that SQL can take, on both
+//! the same kinds of error at the same indexes, in its words (the range error names the
+//! first character): every case of the test vectors that SQL can take, on both
 //! databases (`the_test_vectors_agree`, in `ulid-flake-sqlx`'s tests). They read and write the
 //! 13 characters alone: strip a [`PrefixedId`](crate::PrefixedId)'s prefix and `_` first.
 //!

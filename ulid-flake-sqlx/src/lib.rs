@@ -100,7 +100,8 @@
 //! (`"id: Id<User>"`), and the macros check the rest. A parameter is cast: `id as Id<User>`
 //! keeps the cast, so rustc refuses another entity's ID there; `id as _` checks nothing
 //! (any value sqlx can encode binds). Cast every ID parameter to its type: SQLite reports no
-//! parameter types, so there a parameter without a cast binds as with `as _`, unchecked. The snippets below are, query for query, the ones this
+//! parameter types, so there a parameter without a cast binds as with `as _`, unchecked (seen
+//! in a review, no test). The snippets below are, query for query, the ones this
 //! workspace type-checks against committed query data and runs against each database (named
 //! with each); their offline data is also in this crate's `.sqlx`, so they compile here
 //! without a database.

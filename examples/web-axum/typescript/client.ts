@@ -14,4 +14,6 @@ const numeric: User["id"] = 14246757444195114;
 const other: User["id"] = "post_00CMXB6TAK4SA";
 // @ts-expect-error
 const cursor: Page<User> = { items: [ada], next: post.id };
-export { cursor, numeric, other, page, url };
+// The template type checks the prefix only: one built from a number type-checks, and is no ID.
+const built: User["id"] = `user_${14246757444195114}`;
+export { built, cursor, numeric, other, page, url };

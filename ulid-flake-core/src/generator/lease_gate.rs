@@ -349,8 +349,9 @@ mod tests {
 }
 
 /// A model check of a release racing calls in flight: loom runs every interleaving (with at
-/// most `LOOM_MAX_PREEMPTIONS` preemptions, 3 in the test command; on its weak-memory atomics) of calls that may have loaded the open gate before the release and
-/// read the clock after it, with the clock moved on to the next holder's time. A call either
+/// most `LOOM_MAX_PREEMPTIONS` preemptions, 3 in the test command; on its weak-memory
+/// atomics) of calls that may have loaded the open gate before the release and read the
+/// clock after it, with the clock moved on to the next holder's time. A call either
 /// made its ID before the release's change of the state word, in a millisecond its grace
 /// covers, or is refused. Built only with `--cfg ulid_flake_loom`, by `scripts/test.sh
 /// --only loom`.

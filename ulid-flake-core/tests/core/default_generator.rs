@@ -221,8 +221,8 @@ fn configuring_in_code_works_once() {
 /// The message of a second configuration of the default generator.
 const ALREADY_SET: &str = "default generator already set: expected to configure it once, at \
     start-up before the first ID made through it, found it configured (by set_default_generator, \
-    a lease's install_default, or init_from_env with ULID_FLAKE_SCALABILITY_ID set) or built by a \
-    first ID";
+    a lease's install_default, or init_from_env with ULID_FLAKE_SCALABILITY_ID set) or built by its \
+    first use (an ID, or default_generator())";
 
 #[test]
 fn init_from_env_refuses_a_default_from_code_that_ignores_the_variable() {

@@ -127,8 +127,8 @@ fn every_error_message_says_what_was_expected_and_found() {
             Error::DefaultGeneratorAlreadySet,
             "default generator already set: expected to configure it once, at start-up before the \
              first ID made through it, found it configured (by set_default_generator, a lease's \
-             install_default, or init_from_env with ULID_FLAKE_SCALABILITY_ID set) or built by a \
-             first ID",
+             install_default, or init_from_env with ULID_FLAKE_SCALABILITY_ID set) or built by its \
+             first use (an ID, or default_generator())",
         ),
         (
             Error::ScalabilityIdConfiguredTwice {
@@ -196,9 +196,6 @@ fn every_error_message_says_what_was_expected_and_found() {
         assert_eq!(error.to_string(), message);
         // `fn main() -> Result<(), Error>` prints the `Debug` form: the same message.
         assert_eq!(format!("{error:?}"), message);
-        // What was found is in each message above: after "found", or, for a bad character,
-        // the character itself up front.
-        assert!(message.contains("expected"), "{message}");
     }
     assert_eq!(Epoch::MAX.unix_ms(), 272_678_883_688_448);
 }

@@ -162,10 +162,10 @@ fn a_drop_waits_for_a_stalled_release_no_longer_than_the_request_timeout() {
     drop(lease);
 
     let took = started.elapsed();
-    // The timeout, and less than its length again for a busy machine's scheduling: far from
-    // the release's 5 s.
+    // The timeout, and a second more for a busy machine's scheduling: far from the release's
+    // 5 s.
     assert!(
-        (Duration::from_millis(300)..Duration::from_millis(600)).contains(&took),
+        (Duration::from_millis(300)..Duration::from_millis(1_300)).contains(&took),
         "{took:?}"
     );
     assert!(table.released.lock().unwrap().is_empty());

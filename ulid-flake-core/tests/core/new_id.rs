@@ -100,6 +100,20 @@ fn the_format_s_last_millisecond_used_up_panics_rather_than_wrap() {
     );
 }
 
+#[test]
+fn a_clock_past_the_format_s_last_millisecond_panics() {
+    let generator = scripted(at(MAX_TIMESTAMP as i64 + 5));
+    generator.random_source().push(&[7, 7, 7]);
+
+    let panic = std::panic::catch_unwind(|| generator.new_id()).unwrap_err();
+
+    assert_eq!(
+        panic.downcast_ref::<String>().unwrap(),
+        "ulid-flake: no ID can be issued: timestamp out of range: expected 0..=8796093022207 ms \
+         since the epoch, found 8796093022212 ms"
+    );
+}
+
 /// Grants the first take, then refuses everything: the lease is lost for good.
 struct GrantsOnce(bool);
 
