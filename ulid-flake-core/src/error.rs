@@ -174,6 +174,8 @@ pub enum Error {
     InvalidUuid {
         /// Which property of the UUID does not hold.
         expected: &'static str,
+        /// What the UUID has in its place (`"version 4"`).
+        found: &'static str,
     },
     /// An ID's or an epoch's moment lies beyond the last one a [`Moment`](crate::Moment) type
     /// can hold: `time`'s `OffsetDateTime` and `jiff`'s `Timestamp` stop in the year 9999,
@@ -420,9 +422,9 @@ impl fmt::Display for Error {
                      with GeneratorBuilder::layout_from_env)",
                 )
             }
-            Self::InvalidUuid { expected } => write!(
+            Self::InvalidUuid { expected, found } => write!(
                 f,
-                "not a UUID mapped from a Ulid-Flake: expected {expected}, found a UUID without it"
+                "not a UUID mapped from a Ulid-Flake: expected {expected}, found {found}"
             ),
             Self::DateTimeOutOfRange {
                 found_unix_ms,

@@ -11,6 +11,25 @@ use crate::ulid_flake::UlidFlake;
 const VERSION_7: u128 = 0x7 << 76;
 /// Bits 63..62 of a UUID: the RFC 9562 variant, `0b10`.
 const VARIANT_RFC: u128 = 0b10 << 62;
+/// Each version's name, for the error of a UUID of another version than 7.
+const VERSIONS: [&str; 16] = [
+    "version 0",
+    "version 1",
+    "version 2",
+    "version 3",
+    "version 4",
+    "version 5",
+    "version 6",
+    "version 7",
+    "version 8",
+    "version 9",
+    "version 10",
+    "version 11",
+    "version 12",
+    "version 13",
+    "version 14",
+    "version 15",
+];
 /// Where the low 8 bits of the randomness go: the top of `rand_b`.
 const RAND_B_SHIFT: u32 = 54;
 
@@ -68,16 +87,23 @@ impl UlidFlake {
         if bits & (0xF << 76) != VERSION_7 {
             return Err(Error::InvalidUuid {
                 expected: "version 7",
+                found: VERSIONS[(bits >> 76 & 0xF) as usize],
             });
         }
         if bits & (0b11 << 62) != VARIANT_RFC {
             return Err(Error::InvalidUuid {
                 expected: "the RFC 9562 variant",
+                found: if bits >> 63 & 1 == 0 {
+                    "the NCS variant (0b0)"
+                } else {
+                    "the Microsoft or a future variant (0b11)"
+                },
             });
         }
         if bits & ((1 << RAND_B_SHIFT) - 1) != 0 {
             return Err(Error::InvalidUuid {
                 expected: "the low 54 bits zero",
+                found: "some of them set",
             });
         }
         // 48 bits always fit an i64.

@@ -149,8 +149,9 @@ fn every_error_message_says_what_was_expected_and_found() {
         (
             Error::InvalidUuid {
                 expected: "version 7",
+                found: "version 4",
             },
-            "not a UUID mapped from a Ulid-Flake: expected version 7, found a UUID without it",
+            "not a UUID mapped from a Ulid-Flake: expected version 7, found version 4",
         ),
         (
             Error::DateTimeOutOfRange {

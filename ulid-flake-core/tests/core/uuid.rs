@@ -52,8 +52,8 @@ fn the_largest_id_of_the_latest_epoch_maps_to_the_largest_uuid() {
     );
 }
 
-fn invalid(expected: &'static str) -> Result<UlidFlake, Error> {
-    Err(Error::InvalidUuid { expected })
+fn invalid(expected: &'static str, found: &'static str) -> Result<UlidFlake, Error> {
+    Err(Error::InvalidUuid { expected, found })
 }
 
 #[test]
@@ -63,7 +63,7 @@ fn rejects_other_versions() {
             Uuid::from_u128(0x0190_0000_0000_4000_8000_0000_0000_0000),
             Epoch::DEFAULT
         ),
-        invalid("version 7")
+        invalid("version 7", "version 4")
     );
 }
 
@@ -72,7 +72,7 @@ fn rejects_other_variants() {
     let (_, v7) = vector();
     assert_eq!(
         UlidFlake::from_uuid_v7(Uuid::from_u128(v7.as_u128() ^ (1 << 63)), Epoch::DEFAULT),
-        invalid("the RFC 9562 variant")
+        invalid("the RFC 9562 variant", "the NCS variant (0b0)")
     );
 }
 
@@ -81,7 +81,7 @@ fn rejects_uuids_with_low_bits_set() {
     let (_, v7) = vector();
     assert_eq!(
         UlidFlake::from_uuid_v7(Uuid::from_u128(v7.as_u128() | 1), Epoch::DEFAULT),
-        invalid("the low 54 bits zero")
+        invalid("the low 54 bits zero", "some of them set")
     );
 }
 
