@@ -397,9 +397,9 @@ mod tests {
         );
         assert_eq!(
             auto("9000000000000").unwrap_err().to_string(),
-            "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first \
-             character 0-7), found 10376293541461622784 (in Base32 text, a first character 9) \
-             (13 characters are read as Base32; pass --from integer to read a decimal number)"
+            "value out of range: expected 0..=9223372036854775807, found 10376293541461622784 \
+             (in Base32 text: expected a first character 0-7, found 9) (13 characters are read \
+             as Base32; pass --from integer to read a decimal number)"
         );
     }
 }

@@ -281,19 +281,18 @@ impl fmt::Display for Error {
                 )
             }
             Self::OutOfRange { found } => {
-                write!(f, "value out of range: expected 0..={}", i64::MAX)?;
-                // Base32 text gets above the range from its first character (a number may
-                // too); a negative value is never text's.
-                if found > i128::from(i64::MAX) {
-                    f.write_str(" (in Base32 text, a first character 0-7)")?;
-                }
-                write!(f, ", found {found}")?;
-                // Text's own reading of the number, so that `G000000000000` is not only
-                // 2^64 in the message.
+                write!(
+                    f,
+                    "value out of range: expected 0..={}, found {found}",
+                    i64::MAX
+                )?;
+                // Base32 text gets above the range from its first character, and
+                // `G000000000000` is not only 2^64 to its writer (a number above the range has
+                // the same reading).
                 match Self::first_base32_character(found) {
                     Some(first) => write!(
                         f,
-                        " (in Base32 text, a first character {})",
+                        " (in Base32 text: expected a first character 0-7, found {})",
                         char::from(first)
                     ),
                     None => Ok(()),

@@ -252,8 +252,8 @@
 //! assert_eq!(
 //!     Id::<User>::try_from_u64(1 << 63).unwrap_err().to_string(),
 //!     "Error converting `u64` into `Id`: value out of range: \
-//!      expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), \
-//!      found 9223372036854775808 (in Base32 text, a first character 8)"
+//!      expected 0..=9223372036854775807, found 9223372036854775808 \
+//!      (in Base32 text: expected a first character 0-7, found 8)"
 //! );
 //! ```
 //!

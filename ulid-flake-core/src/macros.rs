@@ -510,16 +510,13 @@ impl LiteralError {
             Error::OutOfRange { found } => {
                 message.push_str("value out of range: expected 0..=");
                 message.push_u128(i64::MAX as u128);
-                if found > i64::MAX as i128 {
-                    message.push_str(" (in Base32 text, a first character 0-7)");
-                }
                 message.push_str(", found ");
                 if found < 0 {
                     message.push_str("-");
                 }
                 message.push_u128(found.unsigned_abs());
                 if let Some(first) = Error::first_base32_character(found) {
-                    message.push_str(" (in Base32 text, a first character ");
+                    message.push_str(" (in Base32 text: expected a first character 0-7, found ");
                     message.push_escaped(first);
                     message.push_str(")");
                 }
@@ -671,7 +668,7 @@ mod tests {
         assert_eq!(
             message("\"8000000000000\""),
             "invalid Ulid-Flake literal \"8000000000000\": value out of range: expected \
-             0..=9223372036854775807 (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)"
+             0..=9223372036854775807, found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)"
         );
     }
 

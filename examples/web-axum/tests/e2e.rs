@@ -150,7 +150,7 @@ fn malformed_ids(prefix: &str) -> [(String, String); 8] {
         (format!("{prefix}_00CMXB6TAK4SO"), format!("invalid character 'O' at index 17: {BAD_CHARACTER}")),
         (format!("{prefix}_00CMXB6TAK4S"), "invalid length: expected 13 ASCII characters, found 12 bytes".to_owned()),
         (format!("{prefix}_00CMXB6TAK4SAA"), "invalid length: expected 13 ASCII characters, found 14 bytes".to_owned()),
-        (format!("{prefix}_8000000000000"), "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)".to_owned()),
+        (format!("{prefix}_8000000000000"), "value out of range: expected 0..=9223372036854775807, found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)".to_owned()),
         // Unprefixed IDs are rejected: one spelling per ID.
         ("00CMXB6TAK4SA".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (no `_` in the text)")),
         ("14246757444195114".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (no `_` in the text)")),

@@ -144,11 +144,11 @@ fn out_of_range_integers() {
     for (input, message) in [
         (
             "9223372036854775808",
-            "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)",
+            "value out of range: expected 0..=9223372036854775807, found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)",
         ),
         (
             "0x8000000000000000",
-            "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)",
+            "value out of range: expected 0..=9223372036854775807, found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)",
         ),
         (
             "99999999999999999999",
@@ -171,7 +171,7 @@ fn an_invalid_hex_digit_is_named() {
 fn thirteen_digits_out_of_range_as_base32_suggest_from_integer() {
     rejected(
         "9000000000000",
-        "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), found 10376293541461622784 (in Base32 text, a first character 9) (13 characters are read as Base32; pass --from integer to read a decimal number)",
+        "value out of range: expected 0..=9223372036854775807, found 10376293541461622784 (in Base32 text: expected a first character 0-7, found 9) (13 characters are read as Base32; pass --from integer to read a decimal number)",
     );
 }
 

@@ -162,7 +162,7 @@ fn rejected_vectors() {
     for (input, message) in [
         (
             "8000000000000",
-            "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)",
+            "value out of range: expected 0..=9223372036854775807, found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)",
         ),
         ("ZZZZZZZZZZZZZ", "value out of range"),
         ("G000000000000", "value out of range"),

@@ -181,11 +181,11 @@ fn every_error_message_says_what_was_expected_and_found() {
         ),
         (
             Error::OutOfRange { found: 1 << 64 },
-            "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), found 18446744073709551616 (in Base32 text, a first character G)",
+            "value out of range: expected 0..=9223372036854775807, found 18446744073709551616 (in Base32 text: expected a first character 0-7, found G)",
         ),
         (
             Error::OutOfRange { found: 1 << 63 },
-            "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)",
+            "value out of range: expected 0..=9223372036854775807, found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)",
         ),
         // Only a number is negative: no word on text.
         (

@@ -182,8 +182,8 @@ async fn a_malformed_id_variable_is_a_graphql_error() {
     let response = execute(&schema, request).await;
     assert_eq!(
         response["errors"][0]["message"],
-        "Failed to parse \"UlidFlake\": value out of range: expected 0..=9223372036854775807 \
-         (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)"
+        "Failed to parse \"UlidFlake\": value out of range: expected 0..=9223372036854775807, \
+        found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)"
     );
 }
 

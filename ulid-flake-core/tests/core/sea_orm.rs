@@ -28,7 +28,7 @@ const ID_I64: i64 = 14_246_757_444_195_114;
 fn out_of_range(from: &str, into: &str, found: i128) -> String {
     format!(
         "Error converting `{from}` into `{into}`: value out of range: expected \
-         0..=9223372036854775807 (in Base32 text, a first character 0-7), found {found}"
+         0..=9223372036854775807, found {found}"
     )
 }
 
@@ -142,7 +142,7 @@ fn try_from_u64_above_i64_max_is_an_error_that_names_it() {
     assert_eq!(
         error.to_string(),
         format!(
-            "{} (in Base32 text, a first character 8)",
+            "{} (in Base32 text: expected a first character 0-7, found 8)",
             out_of_range("u64", "Id", 1 << 63)
         )
     );

@@ -91,8 +91,8 @@ fn json_rejects_malformed_text_with_the_codec_s_messages() {
     );
     assert_eq!(
         json_error(r#""8000000000000""#),
-        "value out of range: expected 0..=9223372036854775807 (in Base32 text, a first character 0-7), \
-         found 9223372036854775808 (in Base32 text, a first character 8) at line 1 column 15"
+        "value out of range: expected 0..=9223372036854775807, \
+         found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8) at line 1 column 15"
     );
 }
 
@@ -165,8 +165,8 @@ fn cbor_rejects_an_integer_above_i64_max() {
     let error = ciborium::from_reader::<UlidFlake, _>(too_large.as_slice()).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "Semantic(None, \"value out of range: expected 0..=9223372036854775807 \
-         (in Base32 text, a first character 0-7), found 9223372036854775808 (in Base32 text, a first character 8)\")"
+        "Semantic(None, \"value out of range: expected 0..=9223372036854775807, \
+        found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)\")"
     );
 }
 
