@@ -3,9 +3,9 @@
 //! (`user_00CMXB6TAK4SA`, as `ulid_flake_core::PrefixedId` writes it).
 //!
 //! The Base32 text is parsed by the library itself, so its errors (and their wording) are the
-//! library's. The integer forms are checked here for syntax and 64-bit overflow only; the
-//! range of a valid ID is again checked by the library (`UlidFlake::from_u64`), so that a
-//! value above `i64::MAX` gets the same message whatever form it came in.
+//! library's. The integer forms are checked here for syntax and 64-bit overflow; the range of
+//! a valid ID by the library (`UlidFlake::from_u64`), whose message, for a number, leaves out
+//! its reading as Base32 text.
 
 use std::fmt;
 
@@ -15,8 +15,9 @@ use ulid_flake_core::{ENCODED_LEN, Error, UlidFlake};
 /// Which form an input is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Form {
-    /// Guess from the text: a 0x or 0X prefix is hex; digits (with an optional leading -)
-    /// are an integer, except exactly 13 digits, which are Base32; anything else is Base32.
+    /// Guess from the text: exactly 13 characters are Base32, whatever they are (digits, or
+    /// 0x and 11 more); otherwise a 0x or 0X prefix is hex, digits (with an optional leading
+    /// -) are an integer, and anything else is Base32.
     Auto,
     /// The canonical 13-character Crockford Base32 text, in either case.
     Base32,
@@ -50,6 +51,14 @@ pub(crate) enum InputError {
     },
     /// An integer that does not even fit 64 bits, so the library cannot be asked about it.
     TooLarge,
+    /// A decimal or hexadecimal integer outside `0..=i64::MAX`: negative (`-0` too, which no
+    /// ID is written as), or from 2^63.
+    IntegerOutOfRange {
+        /// The value as written: its sign and magnitude.
+        negative: bool,
+        /// The magnitude.
+        magnitude: u64,
+    },
     /// Text with a `_` whose part before it is no entity prefix (`User_…`); the library
     /// reads it as a prefix where none belongs ([`Error::WrongPrefix`]).
     InvalidPrefix {
@@ -96,6 +105,15 @@ impl fmt::Display for InputError {
                 "value out of range: expected 0..={}, found a number above 64 bits",
                 i64::MAX
             ),
+            Self::IntegerOutOfRange {
+                negative,
+                magnitude,
+            } => write!(
+                f,
+                "value out of range: expected 0..={}, found {}{magnitude}",
+                i64::MAX,
+                if negative { "-" } else { "" }
+            ),
             Self::InvalidPrefix { ref found } => write!(
                 f,
                 "invalid entity prefix: expected a lowercase ASCII letter, up to 30 lowercase \
@@ -133,21 +151,26 @@ pub(crate) fn parse(text: &[u8], form: Form) -> Result<UlidFlake, InputError> {
             None => parse_hex(text, 0),
         },
         Form::Auto => {
-            if let Some(digits) = hex_prefix(text) {
+            if text.len() == ENCODED_LEN {
+                // Base32, as the help says, even where another reading is possible: every
+                // valid ID has a Base32 text of 13 characters, while only IDs of the first
+                // hours after the epoch have 13 decimal digits, or `0x` and 11 hex digits.
+                let ambiguous = text.iter().all(u8::is_ascii_digit);
+                UlidFlake::parse_ascii(text).map_err(|error| {
+                    if ambiguous {
+                        InputError::AmbiguousDigits(error)
+                    } else {
+                        InputError::Id(error)
+                    }
+                })
+            } else if let Some(digits) = hex_prefix(text) {
                 parse_hex(digits, 2)
             } else if text.first() == Some(&b'-') {
                 // Never Base32 (no `-` in the alphabet): a negative integer, rejected with the
                 // library's out-of-range message rather than as a bad character.
                 parse_integer(text)
             } else if !text.is_empty() && text.iter().all(u8::is_ascii_digit) {
-                if text.len() == ENCODED_LEN {
-                    // Both readings are possible. Base32 wins: every valid ID has a Base32
-                    // text of 13 characters, while only IDs of the first 2.6 hours after the
-                    // epoch have 13 decimal digits or fewer.
-                    UlidFlake::parse_ascii(text).map_err(InputError::AmbiguousDigits)
-                } else {
-                    parse_integer(text)
-                }
+                parse_integer(text)
             } else {
                 UlidFlake::parse_ascii(text).map_err(InputError::Id)
             }
@@ -212,13 +235,10 @@ fn hex_prefix(text: &[u8]) -> Option<&[u8]> {
 /// out of range.
 fn parse_integer(text: &[u8]) -> Result<UlidFlake, InputError> {
     match text.strip_prefix(b"-") {
-        Some(digits) => {
-            let magnitude = accumulate(digits, 10, 1)?;
-            // A u64 magnitude always fits an i128, negated.
-            Err(InputError::Id(Error::OutOfRange {
-                found: -i128::from(magnitude),
-            }))
-        }
+        Some(digits) => Err(InputError::IntegerOutOfRange {
+            negative: true,
+            magnitude: accumulate(digits, 10, 1)?,
+        }),
         None => range_check(accumulate(text, 10, 0)?),
     }
 }
@@ -230,7 +250,10 @@ fn parse_hex(digits: &[u8], offset: usize) -> Result<UlidFlake, InputError> {
 
 /// The ID with this value, range-checked by the library.
 fn range_check(value: u64) -> Result<UlidFlake, InputError> {
-    UlidFlake::from_u64(value).map_err(InputError::Id)
+    UlidFlake::from_u64(value).map_err(|_| InputError::IntegerOutOfRange {
+        negative: false,
+        magnitude: value,
+    })
 }
 
 /// The value of `digits` in `radix`, checked for syntax and 64-bit overflow; `offset` is the
@@ -312,11 +335,29 @@ mod tests {
     fn rejects_with_precise_errors() {
         assert_eq!(
             auto("9223372036854775808"),
-            Err(InputError::Id(Error::OutOfRange { found: 1 << 63 }))
+            Err(InputError::IntegerOutOfRange {
+                negative: false,
+                magnitude: 1 << 63
+            })
+        );
+        assert_eq!(
+            auto("0x8000000000000000"),
+            Err(InputError::IntegerOutOfRange {
+                negative: false,
+                magnitude: 1 << 63
+            })
         );
         assert_eq!(
             auto("-1"),
-            Err(InputError::Id(Error::OutOfRange { found: -1 }))
+            Err(InputError::IntegerOutOfRange {
+                negative: true,
+                magnitude: 1
+            })
+        );
+        // No ID is written as -0: refused, and said so.
+        assert_eq!(
+            auto("-0").unwrap_err().to_string(),
+            "value out of range: expected 0..=9223372036854775807, found -0"
         );
         assert_eq!(auto("-"), Err(InputError::NoDigits { radix: 10 }));
         assert_eq!(auto("0x"), Err(InputError::NoDigits { radix: 16 }));
@@ -340,6 +381,25 @@ mod tests {
             auto(""),
             Err(InputError::Id(Error::InvalidLength { found: 0 }))
         );
+    }
+
+    #[test]
+    fn thirteen_characters_are_base32_even_after_0x() {
+        // `0X` and 11 Base32 characters: an ID (X is a Crockford digit), not hexadecimal.
+        assert_eq!(
+            UlidFlake::from_u64(1_044_835_113_549_955_072)
+                .unwrap()
+                .to_string(),
+            "0X00000000000"
+        );
+        assert_eq!(auto("0X00000000000"), Ok(1_044_835_113_549_955_072));
+        assert_eq!(auto("0x00000000000"), Ok(1_044_835_113_549_955_072));
+        assert_eq!(
+            auto("0X0001TK2F0K8"),
+            Ok(UlidFlake::parse_str("0X0001TK2F0K8").unwrap().to_u64())
+        );
+        // Shorter or longer, `0x` is hexadecimal.
+        assert_eq!(auto("0x10"), Ok(16));
     }
 
     #[test]

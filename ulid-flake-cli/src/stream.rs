@@ -155,6 +155,8 @@ fn reading_stdin(error: io::Error) -> io::Error {
 /// when both go to one terminal the message appears among the results where it belongs.
 fn report(out: &mut impl Write, message: fmt::Arguments<'_>) -> io::Result<()> {
     out.flush()?;
-    eprintln!("{message}");
+    // A standard error that cannot be written (full, closed) loses the message, not the
+    // run: the exit status still counts the bad input, and the good ones are still written.
+    let _ = writeln!(io::stderr().lock(), "{message}");
     Ok(())
 }

@@ -124,3 +124,28 @@ fn each_answer_comes_before_the_next_line_is_sent() {
     drop(input);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn a_standard_error_that_cannot_be_written_loses_the_messages_not_the_run() {
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ulid-flake"))
+        .args(["convert", "--to", "integer"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"bad\n00CMXB6TAK4SA\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    // The bad line counted in the status, the good one converted: no panic (101).
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.stdout, b"14246757444195114\n");
+}
