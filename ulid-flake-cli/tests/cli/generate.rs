@@ -130,3 +130,21 @@ fn custom_epoch() {
     let id = base32_lines(&stdout_of(&["generate"]))[0];
     assert!(id.ms_since_epoch() < 1_704_067_200_000);
 }
+
+#[test]
+fn an_epoch_the_clock_has_not_reached_is_a_usage_error_naming_it() {
+    // The last epoch the format allows: far after any clock this test runs on.
+    let output = super::ulid_flake()
+        .args(["generate", "--epoch", "272678883688448"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with(
+            "error: --epoch 272678883688448: expected a moment the clock has reached, found one "
+        ),
+        "{stderr}"
+    );
+}
