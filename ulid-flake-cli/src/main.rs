@@ -245,7 +245,18 @@ fn main() -> ExitCode {
                 args.scalability_id,
                 args.entropy_bytes,
             )
-            .unwrap_or_else(|error| usage_error("generate", ErrorKind::ValueValidation, error));
+            .unwrap_or_else(|error| {
+                // The option at fault first, then the library's message.
+                let option = match error {
+                    ulid_flake_core::Error::InvalidScalabilityId { .. } => "--scalability-id",
+                    _ => "--entropy-bytes",
+                };
+                usage_error(
+                    "generate",
+                    ErrorKind::ValueValidation,
+                    format_args!("{option}: {error}"),
+                )
+            });
             // An epoch the clock has not reached is a bad argument, not a failure to generate.
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)

@@ -13,11 +13,11 @@ fn scalability_id_out_of_range() {
     for (found, message) in [
         (
             "32",
-            "error: invalid scalability id: expected 0..=31, found 32\n",
+            "error: --scalability-id: invalid scalability id: expected 0..=31, found 32\n",
         ),
         (
             "1000",
-            "error: invalid scalability id: expected 0..=31, found 1000\n",
+            "error: --scalability-id: invalid scalability id: expected 0..=31, found 1000\n",
         ),
     ] {
         ulid_flake()
@@ -37,7 +37,7 @@ fn entropy_size_above_3_bytes() {
         .code(2)
         .stdout("")
         .stderr(predicates::str::starts_with(
-            "error: invalid entropy size: expected 1..=3 bytes for this layout, found 4\n",
+            "error: --entropy-bytes: invalid entropy size: expected 1..=3 bytes for this layout, found 4\n",
         ));
 }
 
@@ -48,7 +48,7 @@ fn entropy_size_above_2_bytes_in_the_scalable_layout() {
         .assert()
         .code(2)
         .stderr(predicates::str::starts_with(
-            "error: invalid entropy size: expected 1..=2 bytes for this layout, found 3\n",
+            "error: --entropy-bytes: invalid entropy size: expected 1..=2 bytes for this layout, found 3\n",
         ));
 }
 
@@ -59,7 +59,8 @@ fn entropy_size_zero() {
         .assert()
         .code(2)
         .stderr(contains(
-            "invalid entropy size: expected 1..=3 bytes for this layout, found 0",
+            "error: --entropy-bytes: invalid entropy size: expected 1..=3 bytes for this layout, \
+             found 0",
         ));
 }
 
