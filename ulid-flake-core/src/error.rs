@@ -286,9 +286,8 @@ impl fmt::Display for Error {
                     "value out of range: expected 0..={}, found {found}",
                     i64::MAX
                 )?;
-                // Base32 text gets above the range from its first character, and
-                // `G000000000000` is not only 2^64 to its writer (a number above the range has
-                // the same reading).
+                // Above the range, the value's reading as Base32 text too: whoever wrote
+                // `G000000000000` knows it by its first character, not as 2^64.
                 match Self::first_base32_character(found) {
                     Some(first) => write!(
                         f,
@@ -311,7 +310,7 @@ impl fmt::Display for Error {
                 f.write_str(if timestamp_ms < MAX_TIMESTAMP {
                     "call again in a later millisecond"
                 } else {
-                    "the format has no later millisecond (take a later epoch)"
+                    "the format has no later millisecond (use a later epoch)"
                 })
             }
             Self::ClockMovedBackwards {
@@ -395,7 +394,8 @@ impl fmt::Display for Error {
                 "default generator already set: expected to configure it once, at start-up \
                  before the first ID made through it, found it configured (by \
                  set_default_generator, a lease's install_default, or init_from_env with \
-                 ULID_FLAKE_SCALABILITY_ID set) or built by its first use (an ID, or default_generator())",
+                 ULID_FLAKE_SCALABILITY_ID set) or built by its first use (an ID, or \
+                 default_generator())",
             ),
             Self::ScalabilityIdConfiguredTwice { variable } => write!(
                 f,

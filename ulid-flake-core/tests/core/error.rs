@@ -18,7 +18,7 @@ fn every_error_message_says_what_was_expected_and_found() {
                 timestamp_ms: MAX_TIMESTAMP,
             },
             "randomness overflow: expected an ID left in millisecond 8796093022207 since the \
-             epoch, found its randomness used up; the format has no later millisecond (take a \
+             epoch, found its randomness used up; the format has no later millisecond (use a \
              later epoch)",
         ),
         (

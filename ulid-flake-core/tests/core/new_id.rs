@@ -96,7 +96,7 @@ fn the_format_s_last_millisecond_used_up_panics_rather_than_wrap() {
         panic.downcast_ref::<String>().unwrap(),
         "ulid-flake: no ID can be issued: randomness overflow: expected an ID left in \
          millisecond 8796093022207 since the epoch, found its randomness used up; the format \
-         has no later millisecond (take a later epoch)"
+         has no later millisecond (use a later epoch)"
     );
 }
 
