@@ -8,29 +8,51 @@ use ulid_flake_core::{Epoch, Error};
 use crate::output::{self, Format};
 
 /// The generator the options describe, validated by the library's builder (so the limits and
-/// the messages are the library's: entropy 1..=3 bytes stand-alone, 1..=2 scalable).
+/// the messages are the library's: entropy 1..=3 bytes stand-alone, 1..=2 scalable), with an
+/// epoch the clock has reached.
 ///
 /// # Errors
 ///
-/// [`Error::InvalidScalabilityId`] or [`Error::InvalidEntropySize`].
+/// A usage error's message: the option at fault, then what was wrong with it.
 pub(crate) fn build_generator(
     epoch: Epoch,
     scalability_id: Option<u64>,
     entropy_bytes: u8,
-) -> Result<Generator, Error> {
+) -> Result<Generator, String> {
     let layout = match scalability_id {
         None => Layout::StandAlone,
         // Taken as a u64 so that any number gets the library's message, not clap's.
         Some(found) => Layout::Scalable {
-            scalability_id: u8::try_from(found)
-                .map_err(|_| Error::InvalidScalabilityId { found })?,
+            scalability_id: u8::try_from(found).map_err(|_| {
+                format!(
+                    "--scalability-id: {}",
+                    Error::InvalidScalabilityId { found }
+                )
+            })?,
         },
     };
-    Generator::builder()
+    let generator = Generator::builder()
         .epoch(epoch)
         .layout(layout)
         .entropy_bytes(entropy_bytes)
         .build()
+        .map_err(|error| match error {
+            Error::InvalidScalabilityId { .. } => format!("--scalability-id: {error}"),
+            error => format!("--entropy-bytes: {error}"),
+        })?;
+    // A bad argument, not a failure of every ID to come.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis());
+    let epoch = u128::from(epoch.unix_ms());
+    if epoch > now {
+        return Err(format!(
+            "--epoch {epoch}: expected a moment the clock has reached, found one {} ms after \
+             now ({now})",
+            epoch - now
+        ));
+    }
+    Ok(generator)
 }
 
 /// Writes `count` new IDs to `out`, each after `prefix` and `_` when there is one.

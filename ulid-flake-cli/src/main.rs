@@ -245,34 +245,7 @@ fn main() -> ExitCode {
                 args.scalability_id,
                 args.entropy_bytes,
             )
-            .unwrap_or_else(|error| {
-                // The option at fault first, then the library's message.
-                let option = match error {
-                    ulid_flake_core::Error::InvalidScalabilityId { .. } => "--scalability-id",
-                    _ => "--entropy-bytes",
-                };
-                usage_error(
-                    "generate",
-                    ErrorKind::ValueValidation,
-                    format_args!("{option}: {error}"),
-                )
-            });
-            // An epoch the clock has not reached is a bad argument, not a failure to generate.
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |since| since.as_millis());
-            let epoch = u128::from(args.epoch.value.unix_ms());
-            if epoch > now {
-                usage_error(
-                    "generate",
-                    ErrorKind::ValueValidation,
-                    format_args!(
-                        "--epoch {epoch}: expected a moment the clock has reached, found one {} \
-                         ms after now ({now})",
-                        epoch - now
-                    ),
-                );
-            }
+            .unwrap_or_else(|error| usage_error("generate", ErrorKind::ValueValidation, error));
             let prefix = args.prefix.as_deref();
             generate::run(&generator, args.count, args.format, prefix, &mut out).map(|()| 0)
         }

@@ -17,23 +17,10 @@ fn acquire(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLease, Lease
 
 ulid_flake_test_support::lease_tests!(acquire, AfterTheTimeout);
 
-/// Leases through `ulid-flake-sqlx`, from synchronous test code.
-fn acquire_through_sqlx(
-    url: &str,
-    options: LeaseOptions,
-) -> Result<ScalabilityIdLease, LeaseError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        if url.starts_with("mysql:") {
-            ulid_flake_sqlx::lease_mysql(url, options).await
-        } else {
-            ulid_flake_sqlx::lease_postgres(url, options).await
-        }
-    })
-}
+/// Leases through `ulid-flake-sqlx`: its tests' own function.
+#[path = "../../../ulid-flake-sqlx/tests/sqlx/acquire.rs"]
+mod sqlx_leases;
+use sqlx_leases::acquire as acquire_through_sqlx;
 
 #[test]
 fn postgres_sqlx_and_diesel_leases_exclude_each_other() {

@@ -2,23 +2,7 @@
 //! `ulid_flake_test_support::lease` (connections killed, replicas partitioned, servers
 //! stalled, ids refused) with this crate's `lease_postgres` and `lease_mysql`.
 
-use ulid_flake_sqlx::lease::{LeaseError, LeaseOptions, ScalabilityIdLease};
-use ulid_flake_sqlx::{lease_mysql, lease_postgres};
-
-/// Leases through this crate, from synchronous test code.
-fn acquire(url: &str, options: LeaseOptions) -> Result<ScalabilityIdLease, LeaseError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        if url.starts_with("mysql:") {
-            lease_mysql(url, options).await
-        } else {
-            lease_postgres(url, options).await
-        }
-    })
-}
+use crate::acquire::acquire;
 
 ulid_flake_test_support::lease_tests!(acquire, AtOnce);
 

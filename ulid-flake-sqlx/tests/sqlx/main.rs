@@ -5,6 +5,7 @@
 //! which `scripts/with-databases.sh` (run by `scripts/test.sh`) sets. A missing or unreachable
 //! server fails the test that needs it: these tests never skip.
 
+mod acquire;
 mod adoption;
 mod database_generator;
 mod databases;
