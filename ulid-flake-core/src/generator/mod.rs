@@ -89,6 +89,7 @@ mod config;
 mod default;
 pub(crate) mod fork;
 mod gate;
+mod keystream;
 mod lease_gate;
 mod moment;
 mod random;
