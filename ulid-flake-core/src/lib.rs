@@ -46,7 +46,7 @@
 //!   [`Error::Overflow`] is normal in bulk work: `generate` waits for the next millisecond,
 //!   `try_generate` returns the error (the table below).
 //! - **Not a secret.** At most 20 bits of an ID are unpredictable. The randomness comes from
-//!   a per-thread CSPRNG — AES-128 in counter mode where the processor has AES
+//!   a per-thread CSPRNG — AES-128 in counter mode on an x86 processor with AES
 //!   instructions, ChaCha12 elsewhere (no system call per ID, reseeded after `fork`) — but an ID
 //!   must never serve as a capability or a token.
 //! - **`Id<T>` is the everyday type.** Rows, request bodies and signatures hold an

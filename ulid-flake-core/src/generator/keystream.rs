@@ -2,12 +2,13 @@
 //! processor has AES instructions (x86 and x86-64), ChaCha12 elsewhere.
 //!
 //! Why two: on an x86 processor with AES instructions, AES-128 in counter mode draws bytes
-//! faster than ChaCha12's AVX2 path (0.28 against 0.39 ns a byte on an Intel Xeon), and with
-//! 128-bit instructions only. An Intel processor whose 256-bit units stood idle for about a
-//! millisecond runs ChaCha12's AVX2 path several times slower for some microseconds, and a
-//! bulk writer that waits for each next millisecond pays that on every batch (BENCHMARKS.md,
-//! the thirteenth set). Without AES instructions — or on aarch64, where the `aes` crate runs AES in
-//! software unless built with an opt-in — ChaCha12 is the faster cipher, and stays.
+//! a little faster than ChaCha12's AVX2 path (1,000 bytes in 367 against 402 ns on an Intel
+//! Xeon, timed side by side), and with 128-bit instructions only. An Intel processor whose
+//! 256-bit units stood idle for about a millisecond runs ChaCha12's AVX2 path several times
+//! slower for some microseconds (1,000 bytes in 1,662 ns, AES in 426), and a bulk writer that
+//! waits for each next millisecond pays that on every batch (BENCHMARKS.md, the thirteenth
+//! set). Without AES instructions — or on aarch64, where the `aes` crate runs AES in software
+//! unless built with an opt-in — ChaCha12 is the faster cipher, and stays.
 
 use rand_chacha::ChaCha12Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -35,24 +36,31 @@ pub(super) enum Keystream {
 }
 
 impl Keystream {
-    /// The stream keyed with `seed`: AES-128 with its first 16 bytes where the processor
-    /// has AES instructions, ChaCha12 with all 32 elsewhere.
+    /// The stream keyed with `seed`, for this processor.
     pub(super) fn new(seed: [u8; 32]) -> Self {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if std::arch::is_x86_feature_detected!("aes") {
-            return Self::aes(seed);
-        }
-        Self::ChaCha(ChaCha12Rng::from_seed(seed))
+        let aes_instructions = std::arch::is_x86_feature_detected!("aes");
+        #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+        let aes_instructions = false;
+        Self::for_processor(seed, aes_instructions)
     }
 
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    fn aes(seed: [u8; 32]) -> Self {
-        let mut key = [0; 16];
-        key.copy_from_slice(&seed[..16]);
-        Self::Aes {
-            cipher: aes::Aes128::new(&key.into()),
-            counter: 0,
+    /// AES-128 keyed with the seed's first 16 bytes on an x86 processor with AES
+    /// instructions, ChaCha12 keyed with all 32 bytes otherwise.
+    fn for_processor(seed: [u8; 32], aes_instructions: bool) -> Self {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        if aes_instructions {
+            let mut key = [0; 16];
+            key.copy_from_slice(&seed[..16]);
+            return Self::Aes {
+                cipher: aes::Aes128::new(&key.into()),
+                counter: 0,
+            };
         }
+        // Elsewhere the `aes` crate would run AES in software: never chosen.
+        #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+        let _ = aes_instructions;
+        Self::ChaCha(ChaCha12Rng::from_seed(seed))
     }
 
     /// Fills `dest` with the stream's next bytes. AES takes whole blocks: the bytes of a
@@ -67,7 +75,7 @@ impl Keystream {
 }
 
 /// Counter mode, in place: each 16 bytes of `dest` get the next counter, then its
-/// encryption (the cipher encrypts eight blocks side by side); a last, partial block is
+/// encryption (AES-NI encrypts eight blocks side by side); a last, partial block is
 /// encrypted apart, and copied as far as `dest` goes.
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 fn fill_from_counter(cipher: &aes::Aes128, counter: &mut u128, dest: &mut [u8]) {
@@ -94,6 +102,11 @@ fn fill_from_counter(cipher: &aes::Aes128, counter: &mut u128, dest: &mut [u8]) 
 mod tests {
     use super::*;
 
+    /// A seed whose bytes count up from `first`.
+    fn counting_seed(first: u8) -> [u8; 32] {
+        core::array::from_fn(|index| first.wrapping_add(index as u8))
+    }
+
     /// This processor's stream: AES where it has AES instructions, as the docs say.
     #[test]
     fn the_stream_is_aes_where_the_processor_has_aes_instructions() {
@@ -107,70 +120,63 @@ mod tests {
         assert!(matches!(stream, Keystream::ChaCha(_)));
     }
 
-    /// The cipher is AES-128: FIPS-197's example (appendix C.1), its plaintext taken as the
-    /// counter's little-endian bytes.
+    /// The cipher is AES-128 keyed with the seed's first 16 bytes: FIPS-197's example
+    /// (appendix C.1), its plaintext taken as the counter's little-endian bytes.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[test]
     fn the_aes_stream_is_fips_197_s_aes_128_of_the_counter() {
-        let mut seed = [0; 32];
-        for (byte, value) in seed.iter_mut().zip(0..16) {
-            *byte = value;
-        }
-        let Keystream::Aes { cipher, .. } = Keystream::aes(seed) else {
-            unreachable!()
+        let Keystream::Aes { cipher, .. } = Keystream::for_processor(counting_seed(0), true) else {
+            panic!("no AES stream")
         };
+        let plaintext = *b"\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff";
         let mut stream = Keystream::Aes {
             cipher,
-            counter: u128::from_le_bytes(
-                *b"\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff",
-            ),
+            counter: u128::from_le_bytes(plaintext),
         };
         let mut bytes = [0; 16];
         stream.fill_bytes(&mut bytes);
-        assert_eq!(
-            bytes,
-            *b"\x69\xc4\xe0\xd8\x6a\x7b\x04\x30\xd8\xcd\xb7\x80\x70\xb4\xc5\x5a"
-        );
+        let ciphertext = *b"\x69\xc4\xe0\xd8\x6a\x7b\x04\x30\xd8\xcd\xb7\x80\x70\xb4\xc5\x5a";
+        assert_eq!(bytes, ciphertext);
     }
 
-    /// Each call continues from the next block: one fill of 2,000 bytes, then fills that end inside a block, give the encryptions of counters 0, 1,
-    /// 2, ... in turn, a partly used block's rest dropped.
+    /// Each call continues from the next block: fills that end inside a block (2,008 bytes,
+    /// then 20, then 5) give the encryptions of counters 0, 1, 2, ... in turn, a partly used
+    /// block's rest dropped.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[test]
     fn the_aes_stream_encrypts_each_counter_once_and_in_turn() {
-        let mut stream = Keystream::aes([7; 32]);
-        let Keystream::Aes { cipher, .. } = &stream else {
-            unreachable!()
-        };
-        let cipher = cipher.clone();
+        let seed = counting_seed(7);
+        let cipher = aes::Aes128::new(&<[u8; 16]>::try_from(&seed[..16]).unwrap().into());
         let block = |counter: u128| {
             let mut block = counter.to_le_bytes().into();
             cipher.encrypt_block(&mut block);
             <[u8; 16]>::from(block)
         };
-        let mut long = [0; 2000];
+        let mut stream = Keystream::for_processor(seed, true);
+        let mut long = [0; 2008];
         stream.fill_bytes(&mut long);
         for (counter, bytes) in (0..).zip(long.chunks(16)) {
             assert_eq!(bytes, &block(counter)[..bytes.len()], "block {counter}");
         }
-        // 2,000 bytes took 125 blocks; 20 bytes take two more, 5 the next.
+        // 2,008 bytes took 126 blocks; 20 bytes take two more, 5 the next.
         let mut twenty = [0; 20];
         stream.fill_bytes(&mut twenty);
-        assert_eq!(twenty[..16], block(125));
-        assert_eq!(twenty[16..], block(126)[..4]);
+        assert_eq!(twenty[..16], block(126));
+        assert_eq!(twenty[16..], block(127)[..4]);
         let mut five = [0; 5];
         stream.fill_bytes(&mut five);
-        assert_eq!(five, block(127)[..5]);
+        assert_eq!(five, block(128)[..5]);
     }
 
-    /// Elsewhere the stream is ChaCha12's from the whole seed.
+    /// Without AES instructions the stream is ChaCha12 keyed with the whole seed.
     #[test]
-    fn the_chacha_stream_is_chacha12_of_the_seed() {
-        let mut stream = Keystream::ChaCha(ChaCha12Rng::from_seed([3; 32]));
+    fn without_aes_instructions_the_stream_is_chacha12_of_the_seed() {
+        let seed = counting_seed(3);
+        let mut stream = Keystream::for_processor(seed, false);
         let mut ours = [0; 100];
         stream.fill_bytes(&mut ours);
         let mut theirs = [0; 100];
-        ChaCha12Rng::from_seed([3; 32]).fill_bytes(&mut theirs);
+        ChaCha12Rng::from_seed(seed).fill_bytes(&mut theirs);
         assert_eq!(ours, theirs);
     }
 }
