@@ -5,7 +5,7 @@ use std::time::Duration;
 use ulid_flake_core::generator::{Generator, GeneratorBuilder, Layout};
 use ulid_flake_core::{Epoch, Error, MAX_TIMESTAMP, UlidFlake, UnixMs};
 
-use crate::support::{ManualClock, ScriptedRandom, at};
+use crate::support::{ManualClock, ScriptedRandom, UNUSED_DRAW, at};
 
 const FIELD_MAX: u32 = (1 << 20) - 1;
 const SCALABLE_FIELD_MAX: u32 = (1 << 15) - 1;
@@ -31,10 +31,6 @@ fn next(
     assert_eq!(generator_random(generator).left(), 0, "draws left over");
     result
 }
-
-/// The draw a call takes first, before it reads the clock (see the `generator` module's
-/// docs), which a call that fails then leaves unused.
-const UNUSED_DRAW: u32 = 0xDEAD;
 
 fn generator_random(generator: &Generator<ManualClock, ScriptedRandom>) -> &ScriptedRandom {
     generator.random_source()

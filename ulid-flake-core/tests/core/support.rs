@@ -55,6 +55,10 @@ impl Clock for ManualClock {
     }
 }
 
+/// The draw a call takes first, before it reads the clock (see the `generator` module's
+/// docs), which a call that fails then leaves unused.
+pub(crate) const UNUSED_DRAW: u32 = 0xDEAD;
+
 /// Randomness that replays a script and fails the test when the generator draws more.
 #[derive(Debug, Default)]
 pub(crate) struct ScriptedRandom(Mutex<VecDeque<u32>>);

@@ -9,7 +9,7 @@ use serde_json::Value;
 use ulid_flake_core::generator::{Generator, Layout};
 use ulid_flake_core::{Epoch, Error, Prefix, PrefixedId, UlidFlake};
 
-use crate::support::{ManualClock, ScriptedRandom};
+use crate::support::{ManualClock, ScriptedRandom, UNUSED_DRAW};
 
 const VECTORS: &str = include_str!("../../test-vectors/ulid-flake.json");
 
@@ -269,10 +269,6 @@ fn every_departure_names_a_case_of_the_file_and_a_reason() {
     assert_eq!(ran, 18);
 }
 
-/// The draw a call takes before it reads the clock (the `generator` module's docs), which the
-/// file's steps that fail on the clock do not list: such a step is given this one, unused.
-const DRAW_BEFORE_THE_CLOCK: u32 = 0xDEAD;
-
 /// Every generation case: a generator configured as the case says, its clock set and its
 /// randomness scripted step by step (each listed draw taken, and no more), makes the IDs
 /// and fails with the errors the file lists, in order.
@@ -306,8 +302,9 @@ fn every_generation_case_makes_the_ids_and_errors_the_file_lists() {
                 .map(|draw| u32::try_from(draw.as_u64().unwrap()).unwrap())
                 .collect();
             let random = generator.random_source();
+            // A step that fails on the clock lists no draw: this crate takes one first.
             random.push(if draws.is_empty() {
-                &[DRAW_BEFORE_THE_CLOCK]
+                &[UNUSED_DRAW]
             } else {
                 &draws
             });
