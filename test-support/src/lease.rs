@@ -866,6 +866,46 @@ pub fn a_late_renewal_never_shortens_the_row(server: Server) {
     );
 }
 
+/// A renewal that matches its row but leaves the expiry as it is (the row's is already later:
+/// here set an hour ahead behind the lease's back) keeps the lease. `GREATEST` makes such a
+/// renewal change no row, so the store must count the rows it matched (on MySQL, the driver's
+/// `CLIENT_FOUND_ROWS`): counting changed rows, it would read it as refused and lose the id.
+pub fn a_renewal_that_changes_no_row_keeps_the_lease(
+    server: Server,
+    acquire: impl Fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
+) {
+    let _one = one_at_a_time();
+    let url = server.url("ulid_flake_test");
+    let namespace = unique_name("lease");
+    let lease = acquire(&url, LeaseOptions::new(namespace.clone()).timing(timing())).unwrap();
+    let sql = |sql: &str| server.client("ulid_flake_test", sql);
+    let expiry = || -> i64 {
+        sql(&format!(
+            "SELECT expires_at_us FROM ulid_flake_leases WHERE namespace = '{namespace}'"
+        ))
+        .trim()
+        .parse()
+        .expect("the lease's row")
+    };
+    sql(&format!(
+        "UPDATE ulid_flake_leases SET expires_at_us = expires_at_us + 3600000000 \
+         WHERE namespace = '{namespace}'"
+    ));
+    let an_hour_ahead = expiry();
+    // Several renewals (one every 400 ms), each matching the row and changing nothing.
+    std::thread::sleep(timing().renew_every * 4);
+    assert_eq!(expiry(), an_hour_ahead, "a renewal changed the row");
+    let status = lease.status();
+    assert_eq!(
+        (status.state, status.losses, status.acquisitions),
+        (LeaseState::Held, 0, 1),
+        "{status:?}"
+    );
+    assert!(status.last_error.is_none(), "{status:?}");
+    lease.generator().generate().unwrap();
+    lease.release().unwrap();
+}
+
 /// `statement` with its parameters written into its SQL, for a command-line client.
 fn inline(dialect: Dialect, statement: &Statement<'_>) -> String {
     let literal = |param: &Param<'_>| match *param {
@@ -1651,6 +1691,12 @@ macro_rules! lease_tests {
         }
 
         #[test]
+        fn postgres_a_renewal_that_changes_no_row_keeps_the_lease() {
+            let server = $crate::lease::Server::Postgres;
+            $crate::lease::a_renewal_that_changes_no_row_keeps_the_lease(server, $acquire);
+        }
+
+        #[test]
         fn postgres_refuses_ids_in_use() {
             $crate::lease::ids_in_use_are_refused($crate::lease::Server::Postgres, $acquire);
         }
@@ -1705,6 +1751,12 @@ macro_rules! lease_tests {
         fn mysql_later_epochs_and_larger_margins_wait_until_their_ids_follow() {
             let server = $crate::lease::Server::Mysql;
             $crate::lease::later_epochs_and_larger_margins_wait_until_their_ids_follow(server, $acquire);
+        }
+
+        #[test]
+        fn mysql_a_renewal_that_changes_no_row_keeps_the_lease() {
+            let server = $crate::lease::Server::Mysql;
+            $crate::lease::a_renewal_that_changes_no_row_keeps_the_lease(server, $acquire);
         }
 
         #[test]

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use ulid_flake_core::generator::{Generator, Layout};
+use ulid_flake_core::generator::{Clock, Generator, Layout, SystemClock};
 use ulid_flake_core::{Epoch, Error};
 
 use crate::output::{self, Format};
@@ -38,13 +38,13 @@ pub(crate) fn build_generator(
         .build()
         .map_err(|error| match error {
             Error::InvalidScalabilityId { .. } => format!("--scalability-id: {error}"),
-            error => format!("--entropy-bytes: {error}"),
+            Error::InvalidEntropySize { .. } => format!("--entropy-bytes: {error}"),
+            error => error.to_string(),
         })?;
-    // A bad argument, not a failure of every ID to come.
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_millis());
-    let epoch = u128::from(epoch.unix_ms());
+    // A bad argument, not a failure of every ID to come; read from the clock the generator
+    // reads.
+    let now = i128::from(SystemClock.unix_ms());
+    let epoch = i128::from(epoch.unix_ms());
     if epoch > now {
         return Err(format!(
             "--epoch {epoch}: expected a moment the clock has reached, found one {} ms after \

@@ -537,10 +537,10 @@ pub trait LeaseDatabase: Sized + Send + 'static {
     fn connect(&mut self, timeout: Duration) -> Result<Self::Connection, Self::Error>;
 
     /// Runs `statement` on `connection` and returns the rows it matched: on MySQL, the driver
-    /// must set `CLIENT_FOUND_ROWS` (sqlx-mysql 0.9 and Diesel 2.3 set it when they connect, as
-    /// their sources show; no test here tells the two counts apart), since a renewal may match its row
-    /// and leave the expiry as it is (one already later); a count of changed rows would read
-    /// it as refused, and the lease would stop issuing until it holds an id again. On
+    /// must set `CLIENT_FOUND_ROWS` (sqlx-mysql 0.9 and Diesel 2.3 do: both adapters' lease
+    /// tests `mysql_a_renewal_that_changes_no_row_keeps_the_lease`), since a renewal may match
+    /// its row and leave the expiry as it is (one already later); a count of changed rows
+    /// would read it as refused, and the lease would stop issuing until it holds an id again. On
     /// PostgreSQL, an adapter that wraps it in a transaction runs
     /// [`Dialect::transaction_guard`] first in it.
     ///
