@@ -421,19 +421,28 @@ impl RandomSource for ByteStream {
 }
 
 /// The specification's batch, one increment at a time (SPEC §3): a fresh draw, then each
-/// next byte an increment, 0 skipped, until `len` IDs or the first increment that does not
-/// fit in the 20-bit field.
-fn reference_batch(fresh: u32, increments: &[u8], len: usize) -> Vec<u32> {
+/// next `entropy_bytes` bytes an increment (little-endian), 0 skipped, until `len` IDs or the
+/// first increment that does not fit in a field whose largest value is `field_max`.
+fn reference_batch(
+    fresh: u32,
+    stream: &[u8],
+    entropy_bytes: usize,
+    field_max: u32,
+    len: usize,
+) -> Vec<u32> {
     let mut randomness = vec![fresh];
-    for &increment in increments {
+    for increment in stream.chunks_exact(entropy_bytes) {
         if randomness.len() == len {
             break;
         }
-        let next = randomness[randomness.len() - 1] + u32::from(increment);
+        let mut word = [0; 4];
+        word[..entropy_bytes].copy_from_slice(increment);
+        let increment = u32::from_le_bytes(word);
         if increment == 0 {
             continue;
         }
-        if next > FIELD_MAX {
+        let next = randomness[randomness.len() - 1] + increment;
+        if next > field_max {
             break;
         }
         randomness.push(next);
@@ -443,15 +452,29 @@ fn reference_batch(fresh: u32, increments: &[u8], len: usize) -> Vec<u32> {
 
 proptest::proptest! {
     /// However the batch splits its draws (all at once while the room holds the largest
-    /// increments, one by one at the end of the millisecond), it issues exactly the IDs of the
-    /// increment-by-increment model, and leaves the rest of the slice as it was.
+    /// increments, sixteen at a time unless a byte is 0, one by one at the end of the
+    /// millisecond), it issues exactly the IDs of the increment-by-increment model, with every
+    /// entropy size and in both layouts, and leaves the rest of the slice as it was. The
+    /// fresh draw falls low (where even 2-byte increments take the bulk path), anywhere, or
+    /// near the field's end (where each increment is checked).
     #[test]
     fn a_batch_issues_the_ids_of_the_increment_by_increment_model(
-        fresh in proptest::prop_oneof![0..=FIELD_MAX, FIELD_MAX - 2_000..=FIELD_MAX],
+        entropy_choice in 0_usize..3,
+        scalable in proptest::bool::ANY,
+        fresh_place in 0_u8..3,
+        fresh_offset in 0..=FIELD_MAX,
         zeros in proptest::collection::vec(proptest::bool::weighted(0.1), 9_000),
         values in proptest::collection::vec(1_u8..=255, 9_000),
         len in 1_usize..=3_000,
     ) {
+        // 1 to 3 bytes; the scalable layout's 15-bit field takes 1 or 2.
+        let entropy_bytes = if scalable { 1 + entropy_choice % 2 } else { 1 + entropy_choice };
+        let field_max = if scalable { u32::from(SCALABLE_FIELD_MAX) } else { FIELD_MAX };
+        let fresh = match fresh_place {
+            0 => fresh_offset % 64,
+            1 => fresh_offset & field_max,
+            _ => field_max - fresh_offset % 2_001,
+        };
         let increments: Vec<u8> = zeros
             .iter()
             .zip(&values)
@@ -459,17 +482,30 @@ proptest::proptest! {
             .collect();
         let mut stream: std::collections::VecDeque<u8> = fresh.to_le_bytes().into();
         stream.extend(&increments);
+        let layout = if scalable {
+            Layout::Scalable { scalability_id: 7 }
+        } else {
+            Layout::StandAlone
+        };
         let generator = Generator::builder()
+            .layout(layout)
+            .entropy_bytes(entropy_bytes as u8)
             .clock(ManualClock::new(at(100)))
             .random_source(ByteStream(std::sync::Mutex::new(stream)))
             .build()
             .unwrap();
         let mut out = vec![UlidFlake::MAX; len];
         let filled = generator.try_generate_batch(&mut out).unwrap();
-        let expected = reference_batch(fresh, &increments, len);
-        let issued: Vec<u32> = out[..filled].iter().map(|id| id.randomness()).collect();
+        let expected = reference_batch(fresh, &increments, entropy_bytes, field_max, len);
+        let issued: Vec<u32> = out[..filled]
+            .iter()
+            .map(|id| if scalable { u32::from(id.scalable_randomness()) } else { id.randomness() })
+            .collect();
         proptest::prop_assert_eq!(issued, expected);
         proptest::prop_assert!(out[..filled].iter().all(|id| id.ms_since_epoch() == 100));
+        if scalable {
+            proptest::prop_assert!(out[..filled].iter().all(|id| id.scalability_id() == 7));
+        }
         proptest::prop_assert!(out[filled..].iter().all(|&id| id == UlidFlake::MAX));
     }
 }
