@@ -113,8 +113,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             // turn, stored with no branch. Checking the bytes, not the increments, makes the
             // check one vector compare, and leaves each increment to be loaded from memory
             // as it is added, not taken out of a register with shifts (BENCHMARKS.md, the
-            // fifteenth set). With 2- and 3-byte entropy a zero byte of a nonzero increment
-            // only sends its sixteen down the per-increment path, which makes the same IDs.
+            // fifteenth set). A zero byte of a nonzero 2-byte increment only sends its sixteen
+            // down the per-increment path, which makes the same IDs. (2-byte increments come
+            // here only from a millisecond's first draw below 16; 3-byte ones never: the
+            // largest exceeds either field.)
             let mut sixteens = drawn.chunks_exact(16 * N);
             for sixteen in &mut sixteens {
                 if !sixteen.iter().fold(false, |zero, &byte| zero | (byte == 0)) {
