@@ -115,8 +115,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             // as it is added, not taken out of a register with shifts (BENCHMARKS.md, the
             // fifteenth set). A zero byte of a nonzero 2-byte increment only sends its sixteen
             // down the per-increment path, which makes the same IDs. (2-byte increments come
-            // here only from a millisecond's first draw below 16; 3-byte ones never: the
-            // largest exceeds either field.)
+            // here only when the batch's first ID has a randomness below 16, as a fresh draw
+            // may; 3-byte ones never: the largest exceeds either field.)
             let mut sixteens = drawn.chunks_exact(16 * N);
             for sixteen in &mut sixteens {
                 if !sixteen.iter().fold(false, |zero, &byte| zero | (byte == 0)) {

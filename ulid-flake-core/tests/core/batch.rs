@@ -490,8 +490,8 @@ fn batch_randomness(
     }
 }
 
-/// 2-byte increments take the sixteen-at-a-time path only from a fresh draw below 16, where
-/// the room holds sixteen of the largest (at most once a millisecond, so the property test
+/// 2-byte increments take the sixteen-at-a-time path only when the batch's first ID has a
+/// randomness below 16, where the room holds sixteen of the largest (so the property test
 /// below seldom gets there): a sixteen whose 32 bytes are all nonzero is added in turn, and
 /// what follows, a zero byte of a nonzero increment (0x0100) and a zero increment, one at a
 /// time.
