@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Calls per timed burst: few enough that a burst rarely meets a full millisecond (about
-/// 4,096 IDs fit one on average), many enough to amortise the clock reads around it.
+/// 4,097 IDs fit one on average), many enough to amortise the clock reads around it.
 pub const BURST: u64 = 64;
 
 /// The time of `iters` calls of `call`, counting only bursts that stayed inside one

@@ -58,7 +58,7 @@ pub(crate) fn build_generator(
 /// Writes `count` new IDs to `out`, each after `prefix` and `_` when there is one.
 ///
 /// `generate` waits for the next millisecond whenever the current one is full
-/// (about every 4,096 IDs stand-alone, 128 scalable), so a large count is paced by the clock
+/// (about every 4,097 IDs stand-alone, 129 scalable), so a large count is paced by the clock
 /// but never fails for it.
 ///
 /// # Errors

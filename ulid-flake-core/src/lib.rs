@@ -111,6 +111,7 @@
 //! epoch); or, for the process-wide generator, a bad `ULID_FLAKE_SCALABILITY_ID` (call
 //! `init_from_env()` at start-up to meet that as an error). The tests:
 //! `an_invalid_lease_is_waited_for_then_panics_rather_than_issue`,
+//! `a_clock_apart_from_the_database_s_is_waited_for_then_panics_rather_than_issue`,
 //! `a_clock_past_the_format_s_last_millisecond_panics`,
 //! `the_format_s_last_millisecond_used_up_panics_rather_than_wrap`,
 //! `init_from_env_reports_a_bad_variable_at_start_up_as_the_lazy_path_does`.

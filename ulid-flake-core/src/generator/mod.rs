@@ -31,8 +31,8 @@
 //! The plain [`Generator::try_generate`] returns every error. [`Generator::generate`]
 //! (and `Generator::generate_async`, with the `tokio` feature) wait for the next
 //! millisecond on an overflow, which is a normal event in bulk work: with the default
-//! 1-byte entropy a millisecond holds about 4,096 IDs on average in the stand-alone layout,
-//! about 128 in the scalable one.
+//! 1-byte entropy a millisecond holds about 4,097 IDs on average in the stand-alone layout,
+//! about 129 in the scalable one.
 //!
 //! # Bulk work: batches, headroom and a fast clock
 //!

@@ -135,6 +135,55 @@ impl LeaseStore for GrantsOnce {
     }
 }
 
+/// Grants every id, from a database whose clock is 5 s behind the test's scripted one.
+struct FiveSecondsBehind;
+
+impl LeaseStore for FiveSecondsBehind {
+    type Error = std::io::Error;
+    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
+        Ok(at(1_000_000) * 1000 - 5_000_000)
+    }
+}
+
+/// A wall clock further from the database's than the lease allows is waited for as an
+/// invalid lease is, then `new_id` panics rather than issue.
+#[test]
+fn a_clock_apart_from_the_database_s_is_waited_for_then_panics_rather_than_issue() {
+    let options = LeaseOptions::new("jobs").ids(8..=8).generator(
+        Generator::builder()
+            .clock(ManualClock::new(at(1_000_000)))
+            .random_source(ThreadRandom),
+    );
+    let lease = ScalabilityIdLease::acquire(FiveSecondsBehind, options).unwrap();
+    let generator = lease.generator();
+    let refused = generator.try_generate().unwrap_err();
+    assert!(
+        matches!(refused, Error::ClockSkew { scalability_id: 8, .. }),
+        "{refused}"
+    );
+
+    std::panic::set_hook(Box::new(|_| {}));
+    let panic = std::panic::catch_unwind(|| generator.new_id()).unwrap_err();
+    let _ = std::panic::take_hook();
+
+    assert_eq!(
+        panic.downcast_ref::<String>().unwrap(),
+        &format!("ulid-flake: no ID can be issued: {refused}")
+    );
+    // It waited the whole bound, a millisecond at a time, on the generator's clock.
+    let waited = generator.clock().waits().len() as u128;
+    assert_eq!(waited, NEW_ID_LEASE_WAIT.as_millis());
+}
+
 #[test]
 fn an_invalid_lease_is_waited_for_then_panics_rather_than_issue() {
     let options = LeaseOptions::new("jobs").ids(8..=8).generator(
