@@ -141,7 +141,7 @@ struct GenerateArgs {
     #[command(flatten)]
     epoch: EpochArg,
     /// The form of each line
-    #[arg(long, value_enum, default_value_t = Format::Base32)]
+    #[arg(long, visible_alias = "to", value_enum, default_value_t = Format::Base32)]
     format: Format,
     /// Write each ID after this entity prefix and an underscore, as prefixed IDs of
     /// ulid-flake-core are written: a lowercase letter, then lowercase letters and digits, at
@@ -177,7 +177,7 @@ struct ConvertArgs {
     #[arg(long, value_enum, default_value_t = Form::Auto)]
     from: Form,
     /// The form of the outputs
-    #[arg(long, value_enum)]
+    #[arg(long, visible_alias = "format", value_enum)]
     to: Format,
     /// Write each ID after this entity prefix and an underscore, as `generate --prefix` does;
     /// base32 and json formats only. An input with another prefix is an error

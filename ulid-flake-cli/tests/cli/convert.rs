@@ -34,6 +34,28 @@ fn between_all_forms() {
     }
 }
 
+/// The output form takes the same two names in both subcommands that write IDs:
+/// `convert --format` is `--to`, and `generate --to` is `--format`.
+#[test]
+fn the_output_form_is_format_or_to_in_convert_and_generate() {
+    assert_eq!(
+        stdout_of(&["convert", "00F5MFHSEYXCM", "--format", "hex"]),
+        "0x3CB47C72EF7594\n"
+    );
+    let integer = stdout_of(&["generate", "--to", "integer"]);
+    // A decimal integer: more digits than Base32's 13 for any ID made 2.6 hours or more
+    // after the epoch.
+    let digits = integer.trim_end();
+    assert!(
+        digits.len() > 13 && digits.parse::<i64>().is_ok(),
+        "{integer:?}"
+    );
+    let help = stdout_of(&["convert", "--help"]);
+    assert!(help.contains("[alias: --format]"), "{help}");
+    let help = stdout_of(&["generate", "--help"]);
+    assert!(help.contains("[alias: --to]"), "{help}");
+}
+
 #[test]
 fn zero_is_thirteen_zeros_in_base32() {
     assert_eq!(
