@@ -15,11 +15,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// calls of it would make — a fresh draw in a new millisecond, then a random increment per
     /// ID, drawn in bulk. Returns how many it filled: all of `out`, or fewer when the
     /// millisecond is exhausted first. IDs made by other threads fall before or after the
-    /// batch, never within it.
+    /// batch, never within it. Drawn in bulk, the increments of a millisecond's end may be
+    /// drawn and not used: with a scripted [`RandomSource`], the calls after such a batch draw
+    /// from further along the script than after as many single calls.
     ///
     /// Only that many entries are IDs. The rest of `out` is as it was, or
     /// [`UlidFlake::MIN`] where an attempt that lost a race with another thread had written
-    /// IDs it then did not issue (the same holds after an error).
+    /// IDs it then did not issue (the same holds after an error). `MIN` is an ID only in the
+    /// epoch's first millisecond, with a fresh draw of 0: count the entries, never look for
+    /// `MIN` among them.
     ///
     /// An empty `out` returns 0 at once, without reading the clock.
     ///
