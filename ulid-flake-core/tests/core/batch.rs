@@ -9,10 +9,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use ulid_flake_core::generator::{Generator, Layout, RandomSource, ThreadRandom};
-use ulid_flake_core::lease::{LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease};
+use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease};
 use ulid_flake_core::{Error, UlidFlake};
 
-use crate::support::{ManualClock, ScriptedRandom, at};
+use crate::support::{ManualClock, ScriptedRandom, StubTable, at};
 
 const FIELD_MAX: u32 = (1 << 20) - 1;
 const SCALABLE_FIELD_MAX: u16 = (1 << 15) - 1;
@@ -197,28 +197,6 @@ fn a_batch_in_a_rollback_continues_in_the_last_millisecond() {
     assert_eq!(out.to_vec(), ids(&[(100, 51), (100, 53)]));
 }
 
-/// A table that grants every id and renews nothing: the lease stays valid until its first
-/// deadline.
-struct GrantsAll;
-
-impl LeaseStore for GrantsAll {
-    type Error = std::io::Error;
-    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(false)
-    }
-    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
-        Ok(())
-    }
-
-    /// The database's clock agrees with the test's scripted one when the lease is taken.
-    fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
-        Ok(at(1_000_000) * 1000)
-    }
-}
-
 #[test]
 fn the_lease_gate_refuses_a_batch_past_its_deadline() {
     let options = LeaseOptions::new("jobs").ids(8..=8).generator(
@@ -226,7 +204,11 @@ fn the_lease_gate_refuses_a_batch_past_its_deadline() {
             .clock(ManualClock::new(at(1_000_000)))
             .random_source(ThreadRandom),
     );
-    let lease = ScalabilityIdLease::acquire(GrantsAll, options).unwrap();
+    let lease = ScalabilityIdLease::acquire(
+        // The database's clock agrees with the test's scripted one when the lease is taken.
+        StubTable::granting(|| at(1_000_000) * 1000).renewing_nothing(),
+        options,
+    ).unwrap();
     let generator = lease.generator();
     let mut out = [UlidFlake::MIN; 8];
     assert!(generator.try_generate_batch(&mut out).unwrap() >= 1);

@@ -5,9 +5,9 @@
 use ulid_flake_core::{Error, MAX_TIMESTAMP};
 use ulid_flake_core::generator::{Generator, ThreadRandom};
 use ulid_flake_core::lease::NEW_ID_LEASE_WAIT;
-use ulid_flake_core::lease::{LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease};
+use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease};
 
-use crate::support::{ManualClock, ScriptedRandom, at};
+use crate::support::{ManualClock, ScriptedRandom, StubTable, at};
 
 fn scripted(unix_ms: i64) -> Generator<ManualClock, ScriptedRandom> {
     Generator::builder()
@@ -114,56 +114,34 @@ fn a_clock_past_the_format_s_last_millisecond_panics() {
     );
 }
 
-/// Grants the first take, then refuses everything: the lease is lost for good.
-struct GrantsOnce(bool);
-
-impl LeaseStore for GrantsOnce {
-    type Error = std::io::Error;
-    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(std::mem::replace(&mut self.0, false))
-    }
-    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(false)
-    }
-    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
-        Ok(())
-    }
-
-    /// The database's clock agrees with the test's scripted one when the lease is taken.
-    fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
-        Ok(at(1_000_000) * 1000)
-    }
+/// A lease of id 8 from `table`, whose generator runs on a manual clock at `at(1_000_000)`,
+/// the database's time when it is taken.
+fn leased(table: StubTable) -> ScalabilityIdLease<ManualClock> {
+    let options = LeaseOptions::new("jobs").ids(8..=8).generator(
+        Generator::builder()
+            .clock(ManualClock::new(at(1_000_000)))
+            .random_source(ThreadRandom),
+    );
+    ScalabilityIdLease::acquire(table, options).unwrap()
 }
 
-/// Grants every id, from a database whose clock is 5 s behind the test's scripted one.
-struct FiveSecondsBehind;
-
-impl LeaseStore for FiveSecondsBehind {
-    type Error = std::io::Error;
-    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
-        Ok(())
-    }
-    fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
-        Ok(at(1_000_000) * 1000 - 5_000_000)
-    }
+/// The message `new_id` panics with on `generator`, after checking that it waited the whole
+/// bound first, a millisecond at a time, on the generator's clock.
+fn panic_after_the_lease_wait(generator: &Generator<ManualClock>) -> String {
+    std::panic::set_hook(Box::new(|_| {}));
+    let panic = std::panic::catch_unwind(|| generator.new_id()).unwrap_err();
+    let _ = std::panic::take_hook();
+    let waited = generator.clock().waits().len() as u128;
+    assert_eq!(waited, NEW_ID_LEASE_WAIT.as_millis());
+    panic.downcast_ref::<String>().unwrap().clone()
 }
 
 /// A wall clock further from the database's than the lease allows is waited for as an
 /// invalid lease is, then `new_id` panics rather than issue.
 #[test]
 fn a_clock_apart_from_the_database_s_is_waited_for_then_panics_rather_than_issue() {
-    let options = LeaseOptions::new("jobs").ids(8..=8).generator(
-        Generator::builder()
-            .clock(ManualClock::new(at(1_000_000)))
-            .random_source(ThreadRandom),
-    );
-    let lease = ScalabilityIdLease::acquire(FiveSecondsBehind, options).unwrap();
+    // A database whose clock is 5 s behind the generator's.
+    let lease = leased(StubTable::granting(|| at(1_000_000) * 1000 - 5_000_000));
     let generator = lease.generator();
     let refused = generator.try_generate().unwrap_err();
     assert!(
@@ -171,40 +149,28 @@ fn a_clock_apart_from_the_database_s_is_waited_for_then_panics_rather_than_issue
         "{refused}"
     );
 
-    std::panic::set_hook(Box::new(|_| {}));
-    let panic = std::panic::catch_unwind(|| generator.new_id()).unwrap_err();
-    let _ = std::panic::take_hook();
-
     assert_eq!(
-        panic.downcast_ref::<String>().unwrap(),
-        &format!("ulid-flake: no ID can be issued: {refused}")
+        panic_after_the_lease_wait(generator),
+        format!("ulid-flake: no ID can be issued: {refused}")
     );
-    // It waited the whole bound, a millisecond at a time, on the generator's clock.
-    let waited = generator.clock().waits().len() as u128;
-    assert_eq!(waited, NEW_ID_LEASE_WAIT.as_millis());
 }
 
 #[test]
 fn an_invalid_lease_is_waited_for_then_panics_rather_than_issue() {
-    let options = LeaseOptions::new("jobs").ids(8..=8).generator(
-        Generator::builder()
-            .clock(ManualClock::new(at(1_000_000)))
-            .random_source(ThreadRandom),
-    );
-    let lease = ScalabilityIdLease::acquire(GrantsOnce(true), options).unwrap();
+    // Renewed never, taken once: the lease is lost for good at its first deadline.
+    let table = StubTable::granting(|| at(1_000_000) * 1000)
+        .renewing_nothing()
+        .taking_once();
+    let lease = leased(table);
     let generator = lease.generator();
     assert_eq!(generator.new_id().scalability_id(), 8);
     // Past the lease's deadline (15 s × 0.999 − 1 s after it was taken).
     generator.clock().set(at(1_020_000));
     let until = generator.try_generate().unwrap_err();
 
-    std::panic::set_hook(Box::new(|_| {}));
-    let panic = std::panic::catch_unwind(|| generator.new_id()).unwrap_err();
-    let _ = std::panic::take_hook();
-
     assert_eq!(
-        panic.downcast_ref::<String>().unwrap(),
-        &format!("ulid-flake: no ID can be issued: {until}")
+        panic_after_the_lease_wait(generator),
+        format!("ulid-flake: no ID can be issued: {until}")
     );
     assert!(matches!(
         until,
@@ -213,7 +179,4 @@ fn an_invalid_lease_is_waited_for_then_panics_rather_than_issue() {
             valid_until_unix_ms: Some(_)
         }
     ));
-    // It waited the whole bound, a millisecond at a time, on the generator's clock.
-    let waited = generator.clock().waits().len() as u128;
-    assert_eq!(waited, NEW_ID_LEASE_WAIT.as_millis());
 }

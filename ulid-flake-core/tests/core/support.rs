@@ -138,3 +138,56 @@ pub(crate) fn database_now_us() -> i64 {
         .unwrap();
     i64::try_from(since.as_micros()).unwrap()
 }
+
+/// A lease table standing in for a database's, in this process: it grants the first take
+/// (and every later one unless made `once`), answers every renewal with `renews`, and reads
+/// the database's clock from `database_us` (µs since the Unix epoch).
+pub(crate) struct StubTable {
+    grants: bool,
+    once: bool,
+    renews: bool,
+    database_us: fn() -> i64,
+}
+
+impl StubTable {
+    /// Grants every take and renewal, on the database clock `database_us`.
+    pub(crate) fn granting(database_us: fn() -> i64) -> Self {
+        Self {
+            grants: true,
+            once: false,
+            renews: true,
+            database_us,
+        }
+    }
+
+    /// Refuses every renewal: the lease stays valid until its first deadline.
+    pub(crate) fn renewing_nothing(self) -> Self {
+        Self {
+            renews: false,
+            ..self
+        }
+    }
+
+    /// Refuses every take after the first: a lost lease is lost for good.
+    pub(crate) fn taking_once(self) -> Self {
+        Self { once: true, ..self }
+    }
+}
+
+impl ulid_flake_core::lease::LeaseStore for StubTable {
+    type Error = std::io::Error;
+    fn take(&mut self, _: &ulid_flake_core::lease::LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        let granted = self.grants;
+        self.grants &= !self.once;
+        Ok(granted)
+    }
+    fn renew(&mut self, _: &ulid_flake_core::lease::LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(self.renews)
+    }
+    fn release(&mut self, _: &ulid_flake_core::lease::LeaseRequest<'_>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
+        Ok((self.database_us)())
+    }
+}

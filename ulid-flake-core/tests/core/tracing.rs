@@ -8,9 +8,9 @@ use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Level, Metadata, Subscriber};
 use ulid_flake_core::Error;
 use ulid_flake_core::generator::Generator;
-use ulid_flake_core::lease::{LeaseOptions, LeaseRequest, LeaseStore, ScalabilityIdLease};
+use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease};
 
-use crate::support::{ManualClock, ScriptedRandom, at};
+use crate::support::{ManualClock, ScriptedRandom, StubTable, at, database_now_us};
 
 /// Records `LEVEL target: message` for every event.
 #[derive(Clone, Default)]
@@ -48,45 +48,6 @@ impl Subscriber for Recorder {
     fn exit(&self, _: &Id) {}
 }
 
-/// Grants every id.
-struct Granting;
-
-impl LeaseStore for Granting {
-    type Error = std::io::Error;
-    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
-        Ok(())
-    }
-
-    fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
-        Ok(crate::support::database_now_us())
-    }
-}
-
-/// Grants every id, from a database whose clock is 5 s behind this machine's.
-struct FiveSecondsBehind;
-
-impl LeaseStore for FiveSecondsBehind {
-    type Error = std::io::Error;
-    fn take(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Granting.take(request)
-    }
-    fn renew(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        Granting.renew(request)
-    }
-    fn release(&mut self, request: &LeaseRequest<'_>) -> Result<(), Self::Error> {
-        Granting.release(request)
-    }
-    fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
-        Ok(crate::support::database_now_us() - 5_000_000)
-    }
-}
-
 fn events_of(work: impl FnOnce()) -> Vec<String> {
     let recorder = Recorder::default();
     tracing::subscriber::with_default(recorder.clone(), work);
@@ -97,7 +58,10 @@ fn events_of(work: impl FnOnce()) -> Vec<String> {
 fn acquiring_a_lease_is_an_info_event() {
     let events = events_of(|| {
         let lease =
-            ScalabilityIdLease::acquire(Granting, LeaseOptions::new("jobs").ids(2..=2)).unwrap();
+            ScalabilityIdLease::acquire(
+                StubTable::granting(database_now_us),
+                LeaseOptions::new("jobs").ids(2..=2),
+            ).unwrap();
         drop(lease);
     });
     assert_eq!(
@@ -113,7 +77,11 @@ fn acquiring_a_lease_is_an_info_event() {
 fn a_wall_clock_apart_from_the_database_s_is_an_error_event() {
     let events = events_of(|| {
         let lease =
-            ScalabilityIdLease::acquire(FiveSecondsBehind, LeaseOptions::new("jobs").ids(2..=2))
+            ScalabilityIdLease::acquire(
+                // A database whose clock is 5 s behind this machine's.
+                StubTable::granting(|| database_now_us() - 5_000_000),
+                LeaseOptions::new("jobs").ids(2..=2),
+            )
                 .unwrap();
         assert!(matches!(
             lease.generator().try_generate(),
