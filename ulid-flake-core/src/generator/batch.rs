@@ -109,38 +109,9 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             }
             let drawn = &mut bytes[..wanted.min(safe) * N];
             self.random.fill_bytes(drawn);
-            let slots = &mut out[filled..];
             let start = last;
-            let mut issued = 0;
-            // Sixteen increments at a time: when none of their bytes is 0 (94 % of
-            // sixteens with 1-byte entropy), sixteen IDs are `last` plus each increment in
-            // turn, stored with no branch. Checking the bytes, not the increments, makes the
-            // check one vector compare, and leaves each increment to be loaded from memory
-            // as it is added, not taken out of a register with shifts (BENCHMARKS.md, the
-            // fifteenth set). A zero byte of a nonzero 2-byte increment only sends its sixteen
-            // down the per-increment path, which makes the same IDs. (2-byte increments come
-            // here only when the batch's first ID has a randomness below 16, as a fresh draw
-            // may; 3-byte ones never: the largest exceeds either field.)
-            let mut sixteens = drawn.chunks_exact(16 * N);
-            for sixteen in &mut sixteens {
-                if !sixteen.iter().fold(false, |zero, &byte| zero | (byte == 0)) {
-                    for (slot, increment) in slots[issued..][..16]
-                        .iter_mut()
-                        .zip(sixteen.chunks_exact(N))
-                    {
-                        last += increment_le(increment) << SHIFT;
-                        *slot = UlidFlake::from_raw(last);
-                    }
-                    issued += 16;
-                } else {
-                    for increment in sixteen.chunks_exact(N) {
-                        issue::<SHIFT>(slots, &mut issued, &mut last, increment_le(increment));
-                    }
-                }
-            }
-            for increment in sixteens.remainder().chunks_exact(N) {
-                issue::<SHIFT>(slots, &mut issued, &mut last, increment_le(increment));
-            }
+            let issued;
+            (last, issued) = issue_drawn::<N, SHIFT>(last, drawn, &mut out[filled..]);
             filled += issued;
             room -= (last - start) >> SHIFT;
         }
@@ -181,6 +152,196 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     }
 }
 
+/// The IDs of one draw's increments after `last`, into `slots`: returns the last ID and how
+/// many it issued. 1-byte increments take the processor's vector sums where it has them
+/// (x86-64 with AVX), every other size the scalar steps.
+#[inline(always)]
+fn issue_drawn<const N: usize, const SHIFT: u32>(
+    last: u64,
+    drawn: &[u8],
+    slots: &mut [UlidFlake],
+) -> (u64, usize) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if N == 1 && std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: the processor has AVX, just checked.
+        return unsafe { sums::issue_drawn::<SHIFT>(last, drawn, slots) };
+    }
+    issue_sixteens::<N, SHIFT, Steps<N>>(last, drawn, slots)
+}
+
+/// Sixteen increments at a time: when none of their bytes is 0 (94 % of sixteens with
+/// 1-byte entropy), sixteen IDs are `last` plus each increment in turn, stored with no
+/// branch by `S`. Checking the bytes, not the increments, makes the check one vector
+/// compare. A zero byte of a nonzero 2-byte increment only sends its sixteen down the
+/// per-increment path, which makes the same IDs. (2-byte increments come here only when the
+/// batch's first ID has a randomness below 16, as a fresh draw may; 3-byte ones never: the
+/// largest exceeds either field.)
+#[inline(always)]
+fn issue_sixteens<const N: usize, const SHIFT: u32, S: Sixteens<SHIFT>>(
+    last: u64,
+    drawn: &[u8],
+    slots: &mut [UlidFlake],
+) -> (u64, usize) {
+    let mut running = S::running(last);
+    let mut issued = 0;
+    let mut sixteens = drawn.chunks_exact(16 * N);
+    for sixteen in &mut sixteens {
+        if !sixteen.iter().fold(false, |zero, &byte| zero | (byte == 0)) {
+            running = S::issue(running, sixteen, &mut slots[issued..][..16]);
+            issued += 16;
+        } else {
+            let mut last = S::last(running);
+            for increment in sixteen.chunks_exact(N) {
+                issue::<SHIFT>(slots, &mut issued, &mut last, increment_le(increment));
+            }
+            running = S::running(last);
+        }
+    }
+    let mut last = S::last(running);
+    for increment in sixteens.remainder().chunks_exact(N) {
+        issue::<SHIFT>(slots, &mut issued, &mut last, increment_le(increment));
+    }
+    (last, issued)
+}
+
+/// Sixteen increments, none of them 0, added in turn to a running ID and stored: the
+/// batch's step with no branch, of which there are two.
+trait Sixteens<const SHIFT: u32> {
+    /// The running ID as the step keeps it between sixteens.
+    type Running: Copy;
+    /// `last` as the step keeps it.
+    fn running(last: u64) -> Self::Running;
+    /// The last ID issued.
+    fn last(running: Self::Running) -> u64;
+    /// Issues the sixteen IDs of `sixteen`'s increments after `running` into `slots`
+    /// (sixteen of them); returns the last.
+    fn issue(running: Self::Running, sixteen: &[u8], slots: &mut [UlidFlake]) -> Self::Running;
+}
+
+/// An increment of `N` bytes at a time, each loaded from memory as it is added (not taken out
+/// of a word with shifts: BENCHMARKS.md, the fifteenth set).
+struct Steps<const N: usize>;
+
+impl<const N: usize, const SHIFT: u32> Sixteens<SHIFT> for Steps<N> {
+    type Running = u64;
+
+    #[inline(always)]
+    fn running(last: u64) -> u64 {
+        last
+    }
+
+    #[inline(always)]
+    fn last(running: u64) -> u64 {
+        running
+    }
+
+    #[inline(always)]
+    fn issue(mut last: u64, sixteen: &[u8], slots: &mut [UlidFlake]) -> u64 {
+        for (slot, increment) in slots.iter_mut().zip(sixteen.chunks_exact(N)) {
+            last += increment_le(increment) << SHIFT;
+            *slot = UlidFlake::from_raw(last);
+        }
+        last
+    }
+}
+
+/// Sixteen 1-byte increments as prefix sums, two IDs a vector. A scalar step adds each
+/// increment to the last ID in turn: one ID a cycle at best (each add waits for the one
+/// before, and each ID is a store). Here a sum of absolute differences with 0 (`psadbw`)
+/// adds up each 8-byte lane of a vector whose two lanes hold the same eight increments,
+/// masked to two prefixes of them: two IDs' sums at once, added to the last ID and written
+/// with one store (BENCHMARKS.md, the sixteenth set). The instructions are SSE2, part of
+/// every x86-64 processor; built for AVX (three-operand forms, no register copies) they take
+/// a fifth less time, so they run only where the processor has AVX. 128-bit only:
+/// an Intel processor whose 256-bit units stood idle runs them slowly for some
+/// microseconds, and a batch comes after the wait for a millisecond (see the keystream).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod sums {
+    use super::{Sixteens, UlidFlake, issue_sixteens};
+    use core::arch::x86_64::{
+        __m128i, _mm_add_epi64, _mm_and_si128, _mm_cvtsi32_si128, _mm_cvtsi128_si64, _mm_sad_epu8,
+        _mm_set1_epi64x, _mm_setzero_si128, _mm_sll_epi64, _mm_storeu_si128,
+    };
+
+    /// [`super::issue_drawn`] for 1-byte increments, built for AVX.
+    ///
+    /// # Safety
+    ///
+    /// The processor has AVX.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn issue_drawn<const SHIFT: u32>(
+        last: u64,
+        drawn: &[u8],
+        slots: &mut [UlidFlake],
+    ) -> (u64, usize) {
+        issue_sixteens::<1, SHIFT, PrefixSums>(last, drawn, slots)
+    }
+
+    /// The sums of absolute differences with 0 of bytes masked to their prefixes.
+    pub(super) struct PrefixSums;
+
+    /// The masks of the four pairs of a vector's eight bytes: pair `p` keeps bytes `0..=2p`
+    /// in its low lane and `0..=2p + 1` in its high one, so that its sums are the prefix sums
+    /// of IDs `2p` and `2p + 1`.
+    const PREFIXES: [[u8; 16]; 4] = [prefixes(0), prefixes(1), prefixes(2), prefixes(3)];
+
+    const fn prefixes(pair: usize) -> [u8; 16] {
+        let mut mask = [0; 16];
+        let mut byte = 0;
+        while byte < 8 {
+            if byte <= 2 * pair {
+                mask[byte] = 0xFF;
+            }
+            if byte <= 2 * pair + 1 {
+                mask[8 + byte] = 0xFF;
+            }
+            byte += 1;
+        }
+        mask
+    }
+
+    impl<const SHIFT: u32> Sixteens<SHIFT> for PrefixSums {
+        /// The last ID in both lanes.
+        type Running = __m128i;
+
+        #[inline(always)]
+        fn running(last: u64) -> __m128i {
+            // SAFETY: SSE2 is part of every x86-64 processor (as for each intrinsic below).
+            unsafe { _mm_set1_epi64x(last.cast_signed()) }
+        }
+
+        #[inline(always)]
+        fn last(running: __m128i) -> u64 {
+            // SAFETY: SSE2.
+            unsafe { _mm_cvtsi128_si64(running) }.cast_unsigned()
+        }
+
+        #[inline(always)]
+        fn issue(mut running: __m128i, sixteen: &[u8], slots: &mut [UlidFlake]) -> __m128i {
+            let (low, high) = sixteen.split_at(8);
+            for (eight, slots) in [low, high].into_iter().zip(slots.chunks_exact_mut(8)) {
+                let word = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+                // SAFETY: SSE2; each store writes two of `slots`' `u64`s (`UlidFlake` is
+                // `repr(transparent)`), within `slots`: `pair` is one of its four pairs.
+                unsafe {
+                    let zero = _mm_setzero_si128();
+                    let shift = _mm_cvtsi32_si128(SHIFT.cast_signed());
+                    let eight = _mm_set1_epi64x(word.cast_signed());
+                    for (pair, mask) in slots.chunks_exact_mut(2).zip(PREFIXES) {
+                        let mask = core::mem::transmute::<[u8; 16], __m128i>(mask);
+                        let sums = _mm_sad_epu8(_mm_and_si128(eight, mask), zero);
+                        let ids = _mm_add_epi64(running, _mm_sll_epi64(sums, shift));
+                        _mm_storeu_si128(pair.as_mut_ptr().cast(), ids);
+                    }
+                    let sum = _mm_sad_epu8(eight, zero);
+                    running = _mm_add_epi64(running, _mm_sll_epi64(sum, shift));
+                }
+            }
+            running
+        }
+    }
+}
+
 /// Issues the ID `increment` after `last` into `slots[*issued]`; no carry into the
 /// timestamp (the caller's `room` bounds the sum). A zero writes the entry after the last ID,
 /// then stays on it: a draw that ends on one took less than it could have, so the next draw
@@ -197,8 +358,10 @@ fn issue<const SHIFT: u32>(
     *issued += usize::from(increment != 0);
 }
 
-/// The bytes of one bulk draw of increments: a multiple of 1, 2 and 3.
-const BUFFER: usize = 768;
+/// The bytes of one bulk draw of increments: a multiple of 1, 2 and 3, and room for a batch
+/// of 1,000 IDs with 1-byte increments in one draw (each draw has a cost of its own: 768
+/// bytes took two, and a call about 20 ns longer; BENCHMARKS.md, the sixteenth set).
+const BUFFER: usize = 1008;
 
 /// An increment's value from its little-endian random bytes (1 to 3 of them).
 #[inline(always)]
@@ -206,4 +369,65 @@ fn increment_le(bytes: &[u8]) -> u64 {
     let mut word = [0_u8; 8];
     word[..bytes.len()].copy_from_slice(bytes);
     u64::from_le_bytes(word)
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::{Sixteens, Steps, UlidFlake, issue_sixteens};
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// The IDs of 1-byte increments `drawn` after `last`, one at a time, a zero skipped.
+    fn model(mut last: u64, drawn: &[u8], shift: u32) -> (u64, Vec<u64>) {
+        let mut ids = Vec::new();
+        for &increment in drawn.iter().filter(|&&increment| increment != 0) {
+            last += u64::from(increment) << shift;
+            ids.push(last);
+        }
+        (last, ids)
+    }
+
+    /// What `S` issues for `drawn` after `last`: the last ID and the IDs.
+    fn issued<const SHIFT: u32, S: Sixteens<SHIFT>>(last: u64, drawn: &[u8]) -> (u64, Vec<u64>) {
+        let mut slots = alloc::vec![UlidFlake::MIN; drawn.len() + 1];
+        let (last, issued) = issue_sixteens::<1, SHIFT, S>(last, drawn, &mut slots);
+        (last, slots[..issued].iter().map(|id| id.to_u64()).collect())
+    }
+
+    /// Both steps, at both places of the randomness, against the model.
+    fn check(last: u64, drawn: &[u8]) {
+        assert_eq!(issued::<0, Steps<1>>(last, drawn), model(last, drawn, 0));
+        assert_eq!(issued::<5, Steps<1>>(last, drawn), model(last, drawn, 5));
+        #[cfg(target_arch = "x86_64")]
+        {
+            use super::sums::PrefixSums;
+            assert_eq!(issued::<0, PrefixSums>(last, drawn), model(last, drawn, 0));
+            assert_eq!(issued::<5, PrefixSums>(last, drawn), model(last, drawn, 5));
+        }
+    }
+
+    #[test]
+    fn the_steps_and_the_prefix_sums_issue_each_increment_in_turn() {
+        // Each byte its place plus one, so that a sum taken over the wrong bytes differs.
+        let distinct: Vec<u8> = (1..=48).collect();
+        check(7, &distinct);
+        // The largest sums, carried from one half and one sixteen to the next.
+        check(1 << 40, &[0xFF; 64]);
+        // A zero in each place of a sixteen: that sixteen one at a time, the next in bulk.
+        for place in 0..16 {
+            let mut drawn = distinct.clone();
+            drawn[place] = 0;
+            check(3, &drawn);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_steps_and_the_prefix_sums_issue_the_ids_of_the_model(
+            last in 0..u64::MAX >> 24,
+            drawn in proptest::collection::vec(prop_oneof![1 => Just(0_u8), 15 => any::<u8>()], 0..100),
+        ) {
+            check(last, &drawn);
+        }
+    }
 }
