@@ -1,6 +1,8 @@
 //! Batches: a slice filled with IDs reserved together, one clock reading and one
 //! compare-and-swap for all of them.
 
+use core::cell::RefCell;
+
 use super::clock::Clock;
 use super::random::RandomSource;
 use super::state::Generator;
@@ -91,12 +93,31 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         first: u64,
         out: &mut [UlidFlake],
     ) -> (u64, usize) {
+        DRAWS.with(|draws| {
+            let mut borrowed = draws.try_borrow_mut();
+            let mut own = None;
+            let bytes = match &mut borrowed {
+                Ok(bytes) => &mut **bytes,
+                // A batch made inside a random source's draw for a batch: a buffer of its own.
+                Err(_) => own.insert([0; BUFFER]),
+            };
+            self.fill_run_into::<N, SHIFT>(first, out, bytes)
+        })
+    }
+
+    /// [`Self::fill_run`], drawing into `bytes`.
+    #[inline(always)]
+    fn fill_run_into<const N: usize, const SHIFT: u32>(
+        &self,
+        first: u64,
+        out: &mut [UlidFlake],
+        bytes: &mut [u8; BUFFER],
+    ) -> (u64, usize) {
         let max_increment = (1_u64 << (8 * N)) - 1;
         out[0] = UlidFlake::from_raw(first);
         let mut last = first;
         let mut room = u64::from(self.config.randomness_max - self.config.randomness_of(first));
         let mut filled = 1;
-        let mut bytes = [0_u8; BUFFER];
         while filled < out.len() {
             let wanted = (out.len() - filled).min(BUFFER / N);
             // While `room` holds every increment of a draw at its largest, no increment
@@ -104,7 +125,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             // zero skip.
             let safe = usize::try_from(room / max_increment).unwrap_or(usize::MAX);
             if safe == 0 {
-                let (end, more) = self.fill_checked::<N>(last, room, &mut out[filled..]);
+                let (end, more) = self.fill_checked::<N>(last, room, &mut out[filled..], bytes);
                 return (end, filled + more);
             }
             let drawn = &mut bytes[..wanted.min(safe) * N];
@@ -120,17 +141,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
 
     /// The end of a millisecond, where an increment may not fit in `room`: each is checked,
     /// and the first that does not fit ends the run. Returns the last ID and how many it
-    /// wrote into `out`.
+    /// wrote into `out`, drawing into `bytes`.
     #[cold]
     fn fill_checked<const N: usize>(
         &self,
         mut last: u64,
         mut room: u64,
         out: &mut [UlidFlake],
+        bytes: &mut [u8; BUFFER],
     ) -> (u64, usize) {
         let unit = 1_u64 << self.config.randomness_shift;
         let mut filled = 0;
-        let mut bytes = [0_u8; BUFFER];
         'draws: while filled < out.len() {
             let drawn = &mut bytes[..((out.len() - filled) * N).min(BUFFER)];
             self.random.fill_bytes(drawn);
@@ -161,7 +182,7 @@ fn issue_drawn<const N: usize, const SHIFT: u32>(
     drawn: &[u8],
     slots: &mut [UlidFlake],
 ) -> (u64, usize) {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[cfg(target_arch = "x86_64")]
     if N == 1 && std::arch::is_x86_feature_detected!("avx") {
         // SAFETY: the processor has AVX, just checked.
         return unsafe { sums::issue_drawn::<SHIFT>(last, drawn, slots) };
@@ -255,7 +276,7 @@ impl<const N: usize, const SHIFT: u32> Sixteens<SHIFT> for Steps<N> {
 /// a fifth less time, so they run only where the processor has AVX. 128-bit only:
 /// an Intel processor whose 256-bit units stood idle runs them slowly for some
 /// microseconds, and a batch comes after the wait for a millisecond (see the keystream).
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[cfg(target_arch = "x86_64")]
 mod sums {
     use super::{Sixteens, UlidFlake, issue_sixteens};
     use core::arch::x86_64::{
@@ -358,6 +379,12 @@ fn issue<const SHIFT: u32>(
     *issued += usize::from(increment != 0);
 }
 
+std::thread_local! {
+    /// The thread's buffer of bulk draws, zeroed once: zeroing a kilobyte on the stack in every
+    /// batch took a call about 60 ns longer (BENCHMARKS.md, the sixteenth set).
+    static DRAWS: RefCell<[u8; BUFFER]> = const { RefCell::new([0; BUFFER]) };
+}
+
 /// The bytes of one bulk draw of increments: a multiple of 1, 2 and 3, and room for a batch
 /// of 1,000 IDs with 1-byte increments in one draw (each draw has a cost of its own: 768
 /// bytes took two, and a call about 20 ns longer; BENCHMARKS.md, the sixteenth set).
@@ -371,7 +398,7 @@ fn increment_le(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(word)
 }
 
-#[cfg(all(test, feature = "std"))]
+#[cfg(test)]
 mod tests {
     use super::{Sixteens, Steps, UlidFlake, issue_sixteens};
     use alloc::vec::Vec;

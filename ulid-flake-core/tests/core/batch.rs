@@ -524,3 +524,63 @@ proptest::proptest! {
         proptest::prop_assert_eq!(issued, expected);
     }
 }
+
+/// Increments of 1: every word's bytes are 1.
+struct Ones;
+
+impl RandomSource for Ones {
+    fn next_u32(&self) -> u32 {
+        0x0101_0101
+    }
+}
+
+/// A source whose bulk draw makes a batch of its own, with another generator on the same
+/// thread, before it gives increments of 1.
+struct BatchingInItsDraw {
+    inner: Generator<ManualClock, Ones>,
+    made: RefCell<Vec<UlidFlake>>,
+}
+
+impl RandomSource for BatchingInItsDraw {
+    fn next_u32(&self) -> u32 {
+        0x0101_0101
+    }
+
+    fn fill_bytes(&self, dest: &mut [u8]) {
+        let mut inner = [UlidFlake::MIN; 600];
+        assert_eq!(self.inner.try_generate_batch(&mut inner), Ok(600));
+        self.made.borrow_mut().extend_from_slice(&inner);
+        dest.fill(1);
+    }
+}
+
+/// Consecutive randomness from the first ID's on, in one millisecond.
+fn assert_consecutive(ids: &[UlidFlake]) {
+    for (k, id) in ids.iter().enumerate() {
+        assert_eq!(id.ms_since_epoch(), ids[0].ms_since_epoch());
+        assert_eq!(id.randomness(), ids[0].randomness() + k as u32);
+    }
+}
+
+#[test]
+fn a_batch_made_inside_a_random_source_s_bulk_draw_issues_its_own_ids() {
+    let generator = Generator::builder()
+        .clock(ManualClock::new(at(100)))
+        .random_source(BatchingInItsDraw {
+            inner: Generator::builder()
+                .clock(ManualClock::new(at(100)))
+                .random_source(Ones)
+                .build()
+                .unwrap(),
+            made: RefCell::default(),
+        })
+        .build()
+        .unwrap();
+    let mut outer = [UlidFlake::MIN; 700];
+    assert_eq!(generator.try_generate_batch(&mut outer), Ok(700));
+    assert_consecutive(&outer);
+    assert_eq!(outer[0].randomness(), 0x0101_0101 & FIELD_MAX);
+    let made = generator.random_source().made.borrow();
+    assert_eq!(made.len(), 600);
+    assert_consecutive(&made);
+}
