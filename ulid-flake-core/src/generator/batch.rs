@@ -187,7 +187,7 @@ fn issue_drawn<const N: usize, const SHIFT: u32>(
         // SAFETY: the processor has AVX, just checked.
         return unsafe { sums::issue_drawn::<SHIFT>(last, drawn, slots) };
     }
-    issue_sixteens::<N, SHIFT, Steps<N>>(last, drawn, slots)
+    issue_sixteens::<N, SHIFT, Steps>(last, drawn, slots)
 }
 
 /// Sixteen increments at a time: when none of their bytes is 0 (94 % of sixteens with
@@ -198,7 +198,7 @@ fn issue_drawn<const N: usize, const SHIFT: u32>(
 /// batch's first ID has a randomness below 16, as a fresh draw may; 3-byte ones never: the
 /// largest exceeds either field.)
 #[inline(always)]
-fn issue_sixteens<const N: usize, const SHIFT: u32, S: Sixteens<SHIFT>>(
+fn issue_sixteens<const N: usize, const SHIFT: u32, S: Sixteens<N, SHIFT>>(
     last: u64,
     drawn: &[u8],
     slots: &mut [UlidFlake],
@@ -225,9 +225,9 @@ fn issue_sixteens<const N: usize, const SHIFT: u32, S: Sixteens<SHIFT>>(
     (last, issued)
 }
 
-/// Sixteen increments, none of them 0, added in turn to a running ID and stored: the
-/// batch's step with no branch, of which there are two.
-trait Sixteens<const SHIFT: u32> {
+/// Sixteen increments of `N` bytes, none of them 0, added in turn to a running ID and stored:
+/// the batch's step with no branch, of which there are two.
+trait Sixteens<const N: usize, const SHIFT: u32> {
     /// The running ID as the step keeps it between sixteens.
     type Running: Copy;
     /// `last` as the step keeps it.
@@ -239,11 +239,11 @@ trait Sixteens<const SHIFT: u32> {
     fn issue(running: Self::Running, sixteen: &[u8], slots: &mut [UlidFlake]) -> Self::Running;
 }
 
-/// An increment of `N` bytes at a time, each loaded from memory as it is added (not taken out
-/// of a word with shifts: BENCHMARKS.md, the fifteenth set).
-struct Steps<const N: usize>;
+/// An increment at a time, each loaded from memory as it is added (not taken out of a word
+/// with shifts: BENCHMARKS.md, the fifteenth set).
+struct Steps;
 
-impl<const N: usize, const SHIFT: u32> Sixteens<SHIFT> for Steps<N> {
+impl<const N: usize, const SHIFT: u32> Sixteens<N, SHIFT> for Steps {
     type Running = u64;
 
     #[inline(always)]
@@ -321,7 +321,7 @@ mod sums {
         mask
     }
 
-    impl<const SHIFT: u32> Sixteens<SHIFT> for PrefixSums {
+    impl<const SHIFT: u32> Sixteens<1, SHIFT> for PrefixSums {
         /// The last ID in both lanes.
         type Running = __m128i;
 
@@ -415,7 +415,7 @@ mod tests {
     }
 
     /// What `S` issues for `drawn` after `last`: the last ID and the IDs.
-    fn issued<const SHIFT: u32, S: Sixteens<SHIFT>>(last: u64, drawn: &[u8]) -> (u64, Vec<u64>) {
+    fn issued<const SHIFT: u32, S: Sixteens<1, SHIFT>>(last: u64, drawn: &[u8]) -> (u64, Vec<u64>) {
         let mut slots = alloc::vec![UlidFlake::MIN; drawn.len() + 1];
         let (last, issued) = issue_sixteens::<1, SHIFT, S>(last, drawn, &mut slots);
         (last, slots[..issued].iter().map(|id| id.to_u64()).collect())
@@ -423,8 +423,8 @@ mod tests {
 
     /// Both steps, at both places of the randomness, against the model.
     fn check(last: u64, drawn: &[u8]) {
-        assert_eq!(issued::<0, Steps<1>>(last, drawn), model(last, drawn, 0));
-        assert_eq!(issued::<5, Steps<1>>(last, drawn), model(last, drawn, 5));
+        assert_eq!(issued::<0, Steps>(last, drawn), model(last, drawn, 0));
+        assert_eq!(issued::<5, Steps>(last, drawn), model(last, drawn, 5));
         #[cfg(target_arch = "x86_64")]
         {
             use super::sums::PrefixSums;

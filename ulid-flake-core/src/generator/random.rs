@@ -34,7 +34,8 @@ pub trait RandomSource {
 
     /// Fills `dest` with uniformly random bytes: the batch calls
     /// ([`Generator::try_generate_batch`](super::Generator::try_generate_batch)) draw all the
-    /// increments of a batch with one call.
+    /// increments of a batch with one call, and take every byte of `dest` for them (a byte
+    /// left unwritten holds whatever the batch's buffer held).
     ///
     /// The default takes [`RandomSource::next_u32`] for each 4 bytes, little-endian (the
     /// last, partial word's unused bytes are dropped), so a scripted source scripts the

@@ -525,19 +525,20 @@ proptest::proptest! {
     }
 }
 
-/// Increments of 1: every word's bytes are 1.
-struct Ones;
+/// Every byte the same: increments of that byte.
+struct EveryByte(u8);
 
-impl RandomSource for Ones {
+impl RandomSource for EveryByte {
     fn next_u32(&self) -> u32 {
-        0x0101_0101
+        u32::from_le_bytes([self.0; 4])
     }
 }
 
-/// A source whose bulk draw makes a batch of its own, with another generator on the same
-/// thread, before it gives increments of 1.
+/// A source whose bulk draw gives increments of 1, then, the draw written, makes a batch of
+/// its own with another generator on the same thread, whose increments are 2: were the two
+/// batches to share a buffer, the outer one would take increments of 2.
 struct BatchingInItsDraw {
-    inner: Generator<ManualClock, Ones>,
+    inner: Generator<ManualClock, EveryByte>,
     made: RefCell<Vec<UlidFlake>>,
 }
 
@@ -547,18 +548,18 @@ impl RandomSource for BatchingInItsDraw {
     }
 
     fn fill_bytes(&self, dest: &mut [u8]) {
+        dest.fill(1);
         let mut inner = [UlidFlake::MIN; 600];
         assert_eq!(self.inner.try_generate_batch(&mut inner), Ok(600));
         self.made.borrow_mut().extend_from_slice(&inner);
-        dest.fill(1);
     }
 }
 
-/// Consecutive randomness from the first ID's on, in one millisecond.
-fn assert_consecutive(ids: &[UlidFlake]) {
+/// The first ID's randomness, then `step` more each ID, in one millisecond.
+fn assert_steps(ids: &[UlidFlake], first: u32, step: u32) {
     for (k, id) in ids.iter().enumerate() {
         assert_eq!(id.ms_since_epoch(), ids[0].ms_since_epoch());
-        assert_eq!(id.randomness(), ids[0].randomness() + k as u32);
+        assert_eq!(id.randomness(), first + step * k as u32);
     }
 }
 
@@ -569,7 +570,7 @@ fn a_batch_made_inside_a_random_source_s_bulk_draw_issues_its_own_ids() {
         .random_source(BatchingInItsDraw {
             inner: Generator::builder()
                 .clock(ManualClock::new(at(100)))
-                .random_source(Ones)
+                .random_source(EveryByte(2))
                 .build()
                 .unwrap(),
             made: RefCell::default(),
@@ -578,9 +579,8 @@ fn a_batch_made_inside_a_random_source_s_bulk_draw_issues_its_own_ids() {
         .unwrap();
     let mut outer = [UlidFlake::MIN; 700];
     assert_eq!(generator.try_generate_batch(&mut outer), Ok(700));
-    assert_consecutive(&outer);
-    assert_eq!(outer[0].randomness(), 0x0101_0101 & FIELD_MAX);
+    assert_steps(&outer, 0x0101_0101 & FIELD_MAX, 1);
     let made = generator.random_source().made.borrow();
     assert_eq!(made.len(), 600);
-    assert_consecutive(&made);
+    assert_steps(&made, 0x0202_0202 & FIELD_MAX, 2);
 }
