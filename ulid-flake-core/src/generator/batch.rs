@@ -398,7 +398,8 @@ fn increment_le(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(word)
 }
 
-#[cfg(test)]
+// Not under loom's cfg, which leaves the dev-dependencies out.
+#[cfg(all(test, not(ulid_flake_loom)))]
 mod tests {
     use super::{Sixteens, Steps, UlidFlake, issue_sixteens};
     use alloc::vec::Vec;
