@@ -27,8 +27,11 @@
 //! - **Why 64 bits.** A `BIGINT` primary key is half the size of a UUID in every index and
 //!   foreign key, and IDs made later sort later, so inserts append to the index. The price is
 //!   a small randomness field: IDs are unique per generator by construction, but two
-//!   stand-alone generators in the same millisecond collide with probability about 2^-20.
-//!   Several replicas therefore use the scalable layout with distinct scalability ids.
+//!   stand-alone generators in the same millisecond collide with probability about 2^-20
+//!   per pair of IDs — and two busy generators make thousands of pairs a millisecond. So a
+//!   process makes its IDs from one generator (the process-wide one, configured once with
+//!   `generator::set_default_generator`), and several replicas use the scalable layout with
+//!   distinct scalability ids.
 //! - **Why text in JSON.** Every ID made after about 2024-04-09 exceeds 2^53, which a
 //!   JavaScript `number` cannot hold exactly. serde therefore writes the canonical text in
 //!   human-readable formats, and reading a JSON number where the text belongs is an error,
@@ -98,8 +101,8 @@
 //! | `generate_async` (feature `tokio`) | waits on the tokio timer | `Result` | `Id::<User>::generate_async()` | `generator.generate_async()` |
 //! | `try_generate` | never waits: [`Error::Overflow`] | `Result` | `Id::<User>::try_generate()` | `generator.try_generate()` |
 //! | `new` (a generator: `new_id`) | waits; after a clock rollback, carries on from the last ID | the ID | `Id::<User>::new()` | `generator.new_id()` |
-//! | `generate_batch`, `generate_batch_async` | as `generate`, for a whole slice | `Result<()>` | — | `generator.generate_batch(&mut ids)` |
-//! | `try_generate_batch` | fills what fits in the millisecond; [`Error::Overflow`] only when nothing does | `Result<usize>`: how many | — | `generator.try_generate_batch(&mut ids)` |
+//! | `generate_batch`, `generate_batch_async` | as `generate`, for a whole slice | `Result<()>` | — (`default_generator()?.generate_batch(&mut ids)`, then `Id::from` each) | `generator.generate_batch(&mut ids)` |
+//! | `try_generate_batch` | fills what fits in the millisecond; [`Error::Overflow`] only when nothing does | `Result<usize>`: how many | — (as above) | `generator.try_generate_batch(&mut ids)` |
 //!
 //! The `Result`s carry the clock's errors ([`Error::ClockMovedBackwards`] beyond the
 //! rollback allowance, [`Error::TimestampOutOfRange`]), a lease's [`Error::LeaseNotValid`] and,

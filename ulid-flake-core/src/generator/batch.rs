@@ -32,22 +32,19 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// # Errors
     ///
     /// As [`Generator::try_generate`], when not even the first ID fits; a failed call leaves
-    /// the state unchanged.
+    /// the state unchanged. To wait for the next millisecond instead, call
+    /// [`Generator::generate_batch`], which fills the whole slice.
     ///
     /// ```
     /// use ulid_flake_core::{UlidFlake, generator::Generator};
     ///
     /// let generator = Generator::new();
     /// let mut ids = [UlidFlake::MIN; 100];
-    /// let filled = loop {
-    ///     match generator.try_generate_batch(&mut ids) {
-    ///         Ok(filled) => break filled,
-    ///         Err(ulid_flake_core::Error::Overflow { .. }) => continue, // the next millisecond
-    ///         Err(other) => panic!("{other}"),
-    ///     }
-    /// };
+    /// // A new generator's first ID always fits: its millisecond is new.
+    /// let filled = generator.try_generate_batch(&mut ids)?;
     /// assert!(filled >= 1);
     /// assert!(ids[..filled].windows(2).all(|pair| pair[0] < pair[1]));
+    /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn try_generate_batch(&self, out: &mut [UlidFlake]) -> Result<usize, Error> {
         if out.is_empty() {

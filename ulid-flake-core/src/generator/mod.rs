@@ -51,6 +51,13 @@
 //!   every millisecond holds at least [`Generator::guaranteed_ids_per_ms`] IDs (2,057
 //!   stand-alone with `h` = 1) — at the cost of `h` bits of unpredictability in each
 //!   millisecond's first ID.
+//! - **One generator per process.** IDs are kept apart within a generator; two generators
+//!   are two stand-alone generators, whose IDs made in the same millisecond collide with
+//!   probability about 2^-20 per pair — thousands of pairs a millisecond at full rate. A
+//!   process that makes IDs elsewhere too installs its bulk settings in the process-wide
+//!   generator ([`set_default_generator`], at start-up) and batches from
+//!   [`default_generator`]; a generator of its own, as in the first example below, suits a
+//!   process that makes every ID through it.
 //! - **A fast clock** ([`TickerClock`], opt-in). A thread publishes the millisecond at each
 //!   boundary, so a reading is one load instead of a system-clock read; it lags the system
 //!   clock by the thread's wake-up latency (tens of µs on an idle machine, a scheduling
@@ -67,6 +74,19 @@
 //! let mut rows = vec![UlidFlake::MIN; 5_000];
 //! generator.generate_batch(&mut rows)?;
 //! assert!(rows.windows(2).all(|pair| pair[0] < pair[1]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ```
+//! use ulid_flake_core::{UlidFlake, generator::{Generator, default_generator, set_default_generator}};
+//!
+//! // At start-up: the process-wide generator, with a headroom for bulk writers.
+//! set_default_generator(Generator::builder().headroom_bits(1).build()?)?;
+//! let mut rows = vec![UlidFlake::MIN; 5_000];
+//! default_generator()?.generate_batch(&mut rows)?;
+//! // Elsewhere in the process, the same generator: no ID of the batch comes again.
+//! let single = UlidFlake::generate()?;
+//! assert!(rows.iter().all(|&row| row < single));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
