@@ -28,10 +28,10 @@
 //!   foreign key, and IDs made later sort later, so inserts append to the index. The price is
 //!   a small randomness field: IDs are unique per generator by construction, but two
 //!   stand-alone generators in the same millisecond collide with probability about 2^-20
-//!   per pair of IDs — and two busy generators make thousands of pairs a millisecond. So a
-//!   process makes its IDs from one generator (the process-wide one, configured once with
-//!   `generator::set_default_generator`), and several replicas use the scalable layout with
-//!   distinct scalability ids.
+//!   per pair of IDs — and two generators that fill a millisecond share about twenty of its
+//!   IDs. So a process makes its IDs from one generator (the process-wide one, configured
+//!   once with `generator::set_default_generator`), and several replicas use the scalable
+//!   layout with distinct scalability ids.
 //! - **Why text in JSON.** Every ID made after about 2024-04-09 exceeds 2^53, which a
 //!   JavaScript `number` cannot hold exactly. serde therefore writes the canonical text in
 //!   human-readable formats, and reading a JSON number where the text belongs is an error,

@@ -336,9 +336,9 @@ mod sums {
 
         #[inline(always)]
         fn issue(mut running: __m128i, sixteen: &[u8], slots: &mut [UlidFlake]) -> __m128i {
-            let (low, high) = sixteen.split_at(8);
-            for (eight, slots) in [low, high].into_iter().zip(slots.chunks_exact_mut(8)) {
-                let word = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+            let (eights, _) = sixteen.as_chunks::<8>();
+            for (eight, slots) in eights.iter().zip(slots.chunks_exact_mut(8)) {
+                let word = u64::from_le_bytes(*eight);
                 // SAFETY: SSE2; each store writes two of `slots`' `u64`s (`UlidFlake` is
                 // `repr(transparent)`), within `slots`: `pair` is one of its four pairs.
                 unsafe {

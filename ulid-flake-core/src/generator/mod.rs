@@ -53,7 +53,8 @@
 //!   millisecond's first ID.
 //! - **One generator per process.** IDs are kept apart within a generator; two generators
 //!   are two stand-alone generators, whose IDs made in the same millisecond collide with
-//!   probability about 2^-20 per pair — thousands of pairs a millisecond at full rate. A
+//!   probability about 2^-20 per pair: two generators that fill a millisecond share about
+//!   twenty of its IDs. A
 //!   process that makes IDs elsewhere too installs its bulk settings in the process-wide
 //!   generator ([`set_default_generator`], at start-up) and batches from
 //!   [`default_generator`]; a generator of its own, as in the first example below, suits a

@@ -208,7 +208,8 @@ fn the_lease_gate_refuses_a_batch_past_its_deadline() {
         // The database's clock agrees with the test's scripted one when the lease is taken.
         StubTable::granting(|| at(1_000_000) * 1000).renewing_nothing(),
         options,
-    ).unwrap();
+    )
+    .unwrap();
     let generator = lease.generator();
     let mut out = [UlidFlake::MIN; 8];
     assert!(generator.try_generate_batch(&mut out).unwrap() >= 1);

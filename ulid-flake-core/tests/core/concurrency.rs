@@ -1,9 +1,12 @@
-//! One generator shared by threads: no duplicates, and order within each thread.
+//! One generator shared by threads: no duplicates, and order within each thread; two
+//! generators, which promise nothing of the kind.
 
 use std::collections::HashSet;
 
-use ulid_flake_core::UlidFlake;
 use ulid_flake_core::generator::Generator;
+use ulid_flake_core::{Error, UlidFlake};
+
+use crate::support::{ManualClock, at};
 
 const THREADS: usize = 2;
 const IDS_PER_THREAD: usize = 1_000_000;
@@ -47,4 +50,29 @@ fn two_threads_share_a_generator_without_duplicates() {
 #[test]
 fn many_threads_share_the_default_generator_without_duplicates() {
     assert_unique_and_ordered_per_thread(8, 50_000, || UlidFlake::generate().unwrap());
+}
+
+/// Two stand-alone generators are not kept apart: each filling the same ten milliseconds, they
+/// issue some of the same IDs. A pair of IDs collides with probability about 2^-20, and two
+/// generators that fill a millisecond make millions of pairs in it.
+#[test]
+fn two_stand_alone_generators_filling_the_same_milliseconds_issue_some_of_the_same_ids() {
+    let generators =
+        [(); 2].map(|()| Generator::builder().clock(ManualClock::new(at(100))).build().unwrap());
+    let mut made: [HashSet<UlidFlake>; 2] = Default::default();
+    let mut out = vec![UlidFlake::MIN; 10_000];
+    for ms in 100..110 {
+        for (generator, made) in generators.iter().zip(&mut made) {
+            generator.clock().set(at(ms));
+            loop {
+                match generator.try_generate_batch(&mut out) {
+                    Ok(filled) => made.extend(&out[..filled]),
+                    Err(Error::Overflow { .. }) => break,
+                    Err(other) => panic!("{other}"),
+                }
+            }
+        }
+    }
+    let shared = made[0].intersection(&made[1]).count();
+    assert!(shared >= 10, "{shared} IDs in common");
 }

@@ -57,11 +57,11 @@ fn events_of(work: impl FnOnce()) -> Vec<String> {
 #[test]
 fn acquiring_a_lease_is_an_info_event() {
     let events = events_of(|| {
-        let lease =
-            ScalabilityIdLease::acquire(
-                StubTable::granting(database_now_us),
-                LeaseOptions::new("jobs").ids(2..=2),
-            ).unwrap();
+        let lease = ScalabilityIdLease::acquire(
+            StubTable::granting(database_now_us),
+            LeaseOptions::new("jobs").ids(2..=2),
+        )
+        .unwrap();
         drop(lease);
     });
     assert_eq!(
@@ -76,13 +76,12 @@ fn acquiring_a_lease_is_an_info_event() {
 #[test]
 fn a_wall_clock_apart_from_the_database_s_is_an_error_event() {
     let events = events_of(|| {
-        let lease =
-            ScalabilityIdLease::acquire(
-                // A database whose clock is 5 s behind this machine's.
-                StubTable::granting(|| database_now_us() - 5_000_000),
-                LeaseOptions::new("jobs").ids(2..=2),
-            )
-                .unwrap();
+        let lease = ScalabilityIdLease::acquire(
+            // A database whose clock is 5 s behind this machine's.
+            StubTable::granting(|| database_now_us() - 5_000_000),
+            LeaseOptions::new("jobs").ids(2..=2),
+        )
+        .unwrap();
         assert!(matches!(
             lease.generator().try_generate(),
             Err(Error::ClockSkew {

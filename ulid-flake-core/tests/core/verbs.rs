@@ -64,14 +64,16 @@ fn try_generate_never_waits_generate_does() {
         .random_source(Max)
         .build()
         .unwrap();
-    let (first, second) = loop {
-        let first = generator.try_generate().unwrap();
-        match generator.try_generate() {
-            // The clock turned between the two calls: the next millisecond's first ID.
-            Ok(id) if id.ms_since_epoch() > first.ms_since_epoch() => continue,
-            second => break (first, second),
-        }
-    };
+    let (first, second) = (0..100)
+        .find_map(|_| {
+            let first = generator.try_generate().unwrap();
+            match generator.try_generate() {
+                // The clock turned between the two calls: the next millisecond's first ID.
+                Ok(id) if id.ms_since_epoch() > first.ms_since_epoch() => None,
+                second => Some((first, second)),
+            }
+        })
+        .expect("two calls in one millisecond within 100 tries");
     assert_eq!(
         second,
         Err(Error::Overflow {
