@@ -6,7 +6,18 @@
 //! the same kinds of error at the same indexes, in its words (the range error names the
 //! first character): every case of the test vectors that SQL can take, on both
 //! databases (`the_test_vectors_agree`, in `ulid-flake-sqlx`'s tests). They read and write the
-//! 13 characters alone: strip a [`PrefixedId`](crate::PrefixedId)'s prefix and `_` first.
+//! 13 characters alone.
+//!
+//! For the IDs of an entity whose text has a prefix (a [`PrefixedId`](crate::PrefixedId) or a
+//! prefixed `newtype!` key), [`POSTGRES_PREFIXED_FUNCTIONS`] and [`MYSQL_PREFIXED_FUNCTIONS`]
+//! create `ulid_flake_to_prefixed_text(id, prefix)` (`user_00CMXB6TAK4SA`) and
+//! `ulid_flake_from_prefixed_text(text, prefix)`: the column holds the ID alone, each call
+//! names the prefix. They check the prefix as a [`Prefix`](crate::Prefix) is checked (a
+//! lowercase ASCII letter, then up to 30 lowercase letters and digits), and read the text as
+//! the prefixed ID's parser does, raising its very message for every case of the test vectors'
+//! prefixed section and each wrong prefix (`prefixed_text_fails_with_the_codec_s_message`, in
+//! `ulid-flake-sqlx`'s tests), but for the range error, worded as `ulid_flake_from_text`'s;
+//! a non-ASCII character is quoted as the database writes it, not as the codec's bytes.
 //!
 //! It also makes keys in the database itself: [`POSTGRES_GENERATOR`] and [`MYSQL_GENERATOR`]
 //! create `ulid_flake_generate(namespace)`, for a column's default (PostgreSQL) or a
@@ -133,6 +144,24 @@ pub const POSTGRES_FUNCTIONS: &str = include_str!("../sql/postgres.sql");
 /// file does not hold, as its header says).
 /// Idempotent (each function is dropped first).
 pub const MYSQL_FUNCTIONS: &str = include_str!("../sql/mysql.sql");
+
+/// The PostgreSQL functions for prefixed IDs, `ulid_flake_to_prefixed_text(id, prefix)` and
+/// `ulid_flake_from_prefixed_text(text_id, prefix)`, which call [`POSTGRES_FUNCTIONS`]
+/// (install those first). Idempotent (`CREATE OR REPLACE`).
+///
+/// ```
+/// assert!(ulid_flake_core::sql::POSTGRES_PREFIXED_FUNCTIONS.contains("FUNCTION ulid_flake_to_prefixed_text(id bigint, prefix text)"));
+/// ```
+pub const POSTGRES_PREFIXED_FUNCTIONS: &str = include_str!("../sql/postgres-prefixed.sql");
+
+/// The MySQL/MariaDB functions for prefixed IDs, as [`POSTGRES_PREFIXED_FUNCTIONS`], which
+/// call [`MYSQL_FUNCTIONS`] (install those first), in one batch as [`MYSQL_FUNCTIONS`].
+/// Idempotent (each function is dropped first).
+///
+/// ```
+/// assert!(ulid_flake_core::sql::MYSQL_PREFIXED_FUNCTIONS.contains("FUNCTION ulid_flake_from_prefixed_text(text_id LONGTEXT, prefix TEXT)"));
+/// ```
+pub const MYSQL_PREFIXED_FUNCTIONS: &str = include_str!("../sql/mysql-prefixed.sql");
 
 /// The PostgreSQL generator, `ulid_flake_install_generator(namespace, epoch_ms DEFAULT
 /// 1704067200000)` and `ulid_flake_generate(namespace)`, with its state and the lease table

@@ -123,8 +123,10 @@
 //! # SQL helper functions
 //!
 //! `create_postgres_functions` (feature `postgres`) and `create_mysql_functions` (feature `mysql`) create
-//! `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)` and
-//! `ulid_flake_to_timestamp(id, epoch_ms)` in the database — the same SQL as
+//! `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)`,
+//! `ulid_flake_to_timestamp(id, epoch_ms)`, and for prefixed IDs
+//! `ulid_flake_to_prefixed_text(id, prefix)` and `ulid_flake_from_prefixed_text(text, prefix)`
+//! in the database — the same SQL as
 //! `ulid-flake-sqlx`'s migrations ([`sql`]) — and [`functions`] declares them for the query
 //! builder. They also create the database's own generator, `ulid_flake_generate(namespace)`,
 //! for keys the database makes itself (a column default on PostgreSQL, a trigger on MariaDB:
@@ -271,6 +273,20 @@ pub mod functions {
     }
 
     diesel::define_sql_function! {
+        /// `ulid_flake_to_prefixed_text(id, prefix)`: the text of an ID of an entity with the
+        /// prefix `prefix` (`user_00CMXB6TAK4SA`); an error for a prefix no
+        /// [`Prefix`](crate::Prefix) may have or a negative value.
+        fn ulid_flake_to_prefixed_text(id: BigInt, prefix: Text) -> Text;
+    }
+
+    diesel::define_sql_function! {
+        /// `ulid_flake_from_prefixed_text(text, prefix)`: the ID of a prefixed text, the
+        /// prefix exact and the 13 characters in either case; an error, worded like the
+        /// prefixed ID's parser's, for anything else.
+        fn ulid_flake_from_prefixed_text(text_id: Text, prefix: Text) -> BigInt;
+    }
+
+    diesel::define_sql_function! {
         /// `ulid_flake_generate(namespace)`: a new key of the database's own generator for
         /// `namespace` ([`sql`'s docs](crate::sql#keys-made-by-the-database)). On MySQL
         /// backends, where Diesel reads no `RETURNING`, select it first and insert it.
@@ -306,8 +322,8 @@ pub mod functions {
 }
 
 /// Creates (or replaces) the SQL helper functions in a PostgreSQL database, from
-/// [`sql::POSTGRES_FUNCTIONS`], and the database's own generator, from
-/// [`sql::POSTGRES_GENERATOR`].
+/// [`sql::POSTGRES_FUNCTIONS`] and [`sql::POSTGRES_PREFIXED_FUNCTIONS`], and the database's
+/// own generator, from [`sql::POSTGRES_GENERATOR`].
 ///
 /// # Errors
 ///
@@ -322,11 +338,13 @@ pub mod functions {
 #[cfg(feature = "postgres")]
 pub fn create_postgres_functions(conn: &mut diesel::PgConnection) -> diesel::QueryResult<()> {
     diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_FUNCTIONS)?;
+    diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_PREFIXED_FUNCTIONS)?;
     diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_GENERATOR)
 }
 
 /// Creates (or replaces) the SQL helper functions in a MySQL/MariaDB database, from
-/// [`sql::MYSQL_FUNCTIONS`], and MariaDB's own generator, from [`sql::MYSQL_GENERATOR`].
+/// [`sql::MYSQL_FUNCTIONS`] and [`sql::MYSQL_PREFIXED_FUNCTIONS`], and MariaDB's own
+/// generator, from [`sql::MYSQL_GENERATOR`].
 ///
 /// # Errors
 ///
@@ -342,5 +360,6 @@ pub fn create_postgres_functions(conn: &mut diesel::PgConnection) -> diesel::Que
 #[cfg(feature = "mysql")]
 pub fn create_mysql_functions(conn: &mut diesel::MysqlConnection) -> diesel::QueryResult<()> {
     diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_FUNCTIONS)?;
+    diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_PREFIXED_FUNCTIONS)?;
     diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_GENERATOR)
 }

@@ -260,7 +260,9 @@
 //! crate ships migrations that create three functions (PostgreSQL and MySQL/MariaDB):
 //! `ulid_flake_to_text(id)`, `ulid_flake_from_text(text)` and
 //! `ulid_flake_to_timestamp(id, epoch_ms)` (UTC; the default epoch is `1704067200000`, and
-//! PostgreSQL makes it the default argument). Apply them with `POSTGRES_MIGRATOR` (feature `postgres`) or
+//! PostgreSQL makes it the default argument), and two for the IDs of an entity with a
+//! prefix, `ulid_flake_to_prefixed_text(id, prefix)` and
+//! `ulid_flake_from_prefixed_text(text, prefix)` ([`sql`]'s docs). Apply them with `POSTGRES_MIGRATOR` (feature `postgres`) or
 //! `MYSQL_MIGRATOR` (feature `mysql`), or copy the files from this crate's `migrations/` directory into your
 //! own migrations.
 //!
@@ -269,6 +271,12 @@
 //! --  ulid_flake_to_text |  ulid_flake_to_timestamp   | name
 //! -- --------------------+----------------------------+------
 //! --  00CMXB6TAK4SA      | 2024-06-06 06:06:06.666+00 | Ada
+//!
+//! SELECT ulid_flake_to_prefixed_text(id, 'user') FROM users
+//! WHERE id = ulid_flake_from_prefixed_text('user_00cmxb6tak4sa', 'user');
+//! --  ulid_flake_to_prefixed_text
+//! -- -----------------------------
+//! --  user_00CMXB6TAK4SA
 //! ```
 //!
 //! The second migration creates the database's own generator, `ulid_flake_generate(namespace)`,
@@ -347,8 +355,9 @@ use sqlx::SqlStr;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 
 /// Migrations that create the SQL helper functions on PostgreSQL: [`sql::POSTGRES_FUNCTIONS`]
-/// (version `20240101000000`) and the database's own generator, [`sql::POSTGRES_GENERATOR`]
-/// (`20261125000000`), as a sqlx migrator.
+/// (version `20240101000000`), the database's own generator, [`sql::POSTGRES_GENERATOR`]
+/// (`20261125000000`), and the functions for prefixed IDs,
+/// [`sql::POSTGRES_PREFIXED_FUNCTIONS`] (`20261128000000`), as a sqlx migrator.
 ///
 /// Run them on their own, or beside your own migrator; sqlx refuses a database with
 /// migrations it does not know, so set `set_ignore_missing(true)` on the migrator that runs
@@ -361,12 +370,18 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 /// # }
 /// ```
 #[cfg(feature = "postgres")]
-pub static POSTGRES_MIGRATOR: LazyLock<Migrator> =
-    LazyLock::new(|| migrator([sql::POSTGRES_FUNCTIONS, sql::POSTGRES_GENERATOR]));
+pub static POSTGRES_MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
+    migrator([
+        sql::POSTGRES_FUNCTIONS,
+        sql::POSTGRES_GENERATOR,
+        sql::POSTGRES_PREFIXED_FUNCTIONS,
+    ])
+});
 
 /// Migrations that create the SQL helper functions on MySQL and MariaDB,
-/// [`sql::MYSQL_FUNCTIONS`] (version `20240101000000`), and the generator of MariaDB,
-/// [`sql::MYSQL_GENERATOR`] (`20261125000000`); see `POSTGRES_MIGRATOR` (feature `postgres`)
+/// [`sql::MYSQL_FUNCTIONS`] (version `20240101000000`), the generator of MariaDB,
+/// [`sql::MYSQL_GENERATOR`] (`20261125000000`), and the functions for prefixed IDs,
+/// [`sql::MYSQL_PREFIXED_FUNCTIONS`] (`20261128000000`); see `POSTGRES_MIGRATOR` (feature `postgres`)
 /// for how to combine them with your own.
 ///
 /// ```no_run
@@ -376,8 +391,13 @@ pub static POSTGRES_MIGRATOR: LazyLock<Migrator> =
 /// # }
 /// ```
 #[cfg(feature = "mysql")]
-pub static MYSQL_MIGRATOR: LazyLock<Migrator> =
-    LazyLock::new(|| migrator([sql::MYSQL_FUNCTIONS, sql::MYSQL_GENERATOR]));
+pub static MYSQL_MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
+    migrator([
+        sql::MYSQL_FUNCTIONS,
+        sql::MYSQL_GENERATOR,
+        sql::MYSQL_PREFIXED_FUNCTIONS,
+    ])
+});
 
 /// The migrator `sqlx::migrate!` would build from a database's directory in `migrations/`
 /// (version, description and checksum alike, so a database migrated by either is up to date
@@ -385,11 +405,12 @@ pub static MYSQL_MIGRATOR: LazyLock<Migrator> =
 /// this crate would turn on sqlx's `macros` feature, whose build compiles every enabled
 /// database driver a second time, for the compiler.
 #[cfg(any(feature = "postgres", feature = "mysql"))]
-fn migrator(sql: [&'static str; 2]) -> Migrator {
+fn migrator(sql: [&'static str; 3]) -> Migrator {
     /// The files' versions and descriptions, the same for every database.
-    const MIGRATIONS: [(i64, &str); 2] = [
+    const MIGRATIONS: [(i64, &str); 3] = [
         (20240101000000, "ulid flake functions"),
         (20261125000000, "ulid flake generate"),
+        (20261128000000, "ulid flake prefixed"),
     ];
     Migrator::with_migrations(
         MIGRATIONS

@@ -3,8 +3,11 @@
 
 use diesel::dsl::sql;
 use diesel::prelude::*;
-use ulid_flake_diesel::functions::{ulid_flake_from_text, ulid_flake_to_text};
-use ulid_flake_diesel::{Epoch, Id, UlidFlake, ulid_flake};
+use ulid_flake_diesel::functions::{
+    ulid_flake_from_prefixed_text, ulid_flake_from_text, ulid_flake_to_prefixed_text,
+    ulid_flake_to_text,
+};
+use ulid_flake_diesel::{Epoch, Id, Prefix, PrefixedId, UlidFlake, ulid_flake};
 
 use crate::support::{User, VALUES, users};
 
@@ -102,6 +105,43 @@ macro_rules! sql_function_tests {
                     database_message(error),
                     "invalid character 'L' at index 12: expected a Crockford Base32 digit \
                      (0-9, A-Z without I, L, O, U, in either case)"
+                );
+            }
+
+            #[test]
+            fn the_prefixed_functions_read_and_write_the_prefixed_ids_text() {
+                struct Member;
+                impl Prefix for Member {
+                    const PREFIX: &'static str = "member";
+                }
+                let conn = &mut with_functions_and_values();
+                let texts: Vec<(String, UlidFlake)> = users::table
+                    .order(users::id)
+                    .select((ulid_flake_to_prefixed_text(users::id, "member"), users::id))
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(texts.len(), VALUES.len());
+                for (text, id) in texts {
+                    assert_eq!(text, PrefixedId::<Member>::from(id).to_string());
+                }
+                let found: Vec<UlidFlake> = users::table
+                    .filter(users::id.eq(ulid_flake_from_prefixed_text(
+                        "member_00cmxb6tak4sa",
+                        "member",
+                    )))
+                    .select(users::id)
+                    .load(conn)
+                    .unwrap();
+                assert_eq!(found, [ulid_flake!("00CMXB6TAK4SA")]);
+                let error = diesel::select(ulid_flake_from_prefixed_text(
+                    "user_00CMXB6TAK4SA",
+                    "member",
+                ))
+                .get_result::<i64>(conn)
+                .unwrap_err();
+                assert_eq!(
+                    database_message(error),
+                    "wrong prefix: expected `member_`, found `user_`"
                 );
             }
 

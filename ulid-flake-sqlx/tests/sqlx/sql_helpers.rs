@@ -1,7 +1,7 @@
 //! The SQL helper functions agree with the Rust codec, on PostgreSQL and MariaDB.
 
 use ulid_flake_sqlx::generator::Generator;
-use ulid_flake_sqlx::{Epoch, UlidFlake, ulid_flake};
+use ulid_flake_sqlx::{Epoch, Error, Prefix, PrefixedId, UlidFlake, ulid_flake};
 
 use crate::support::{VALUES, sql, unique_name};
 
@@ -39,6 +39,51 @@ const REJECTED: [(&str, &str); 6] = [
     ),
 ];
 
+/// The entity of the test vectors' prefixed section.
+struct User;
+
+impl Prefix for User {
+    const PREFIX: &'static str = "user";
+}
+
+/// Prefixed texts the codec rejects beyond the test vectors' (each wrong prefix of the core's
+/// `prefixes_are_exact`, a prefix past the codec's 65535-byte count, a bad character of the
+/// 13), whose messages the database must repeat word for word.
+fn more_rejected_prefixed_texts() -> Vec<String> {
+    let mut texts: Vec<String> = [
+        "users_02MWMFBHB1YJ2",
+        "_02MWMFBHB1YJ2",
+        "invoice_02MWMFBHB1YJ2",
+        "organization_02MWMFBHB1YJ2",
+        "internationalization_02MWMFBHB1YJ2",
+        "user-02MWMFBHB1YJ2",
+        "user",
+        "",
+        "user_02MWMFBHB1YJ",
+        "user_02MWMFBHB1YJ2U",
+        "user_0 MWMFBHB1YJ2",
+        "user_G2MWMFBHB1YJ2",
+    ]
+    .map(str::to_owned)
+    .into();
+    texts.push(format!("{}_00CMXB6TAK4SA", "a".repeat(70_000)));
+    texts
+}
+
+/// Prefixes no `Prefix` may have, and how the database quotes each in its message.
+const INVALID_PREFIXES: [(&str, &str); 7] = [
+    ("", "''"),
+    ("User", "'User'"),
+    ("2fa", "'2fa'"),
+    ("user_", "'user_'"),
+    ("usér", "'usér'"),
+    ("user\n", "'user\n'"),
+    (
+        "abcdefghijklmnopqrstuvwxyzabcdef",
+        "'abcdefghijklmnopqrstuvwxyzabcdef'",
+    ),
+];
+
 /// Serialises the migrations of this process: concurrent runs would race to create sqlx's
 /// migrations table.
 static MIGRATING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -53,7 +98,8 @@ fn database_message(error: sqlx::Error) -> String {
 macro_rules! sql_helper_tests {
     (
         $database:ident, $db_type:ty, $connect:path, $migrator:path,
-        to_text: $to_text:literal, from_text: $from_text:literal, to_utc: $to_utc:literal
+        to_text: $to_text:literal, from_text: $from_text:literal, to_utc: $to_utc:literal,
+        to_prefixed: $to_prefixed:literal, from_prefixed: $from_prefixed:literal
     ) => {
         mod $database {
             use super::*;
@@ -231,6 +277,118 @@ macro_rules! sql_helper_tests {
             }
 
             #[tokio::test]
+            async fn prefixed_text_is_the_prefixed_id_s_text() {
+                let pool = migrated().await;
+                for value in VALUES {
+                    let id = PrefixedId::<User>::from(value);
+                    let text: String = sqlx::query_scalar($to_prefixed)
+                        .bind(value)
+                        .bind("user")
+                        .fetch_one(&pool)
+                        .await
+                        .unwrap();
+                    assert_eq!(text, id.to_string());
+                    let lowercase = format!("user_{}", value.to_string().to_ascii_lowercase());
+                    for input in [text, lowercase] {
+                        let parsed: UlidFlake = sqlx::query_scalar($from_prefixed)
+                            .bind(&input)
+                            .bind("user")
+                            .fetch_one(&pool)
+                            .await
+                            .unwrap();
+                        assert_eq!(parsed, value, "{input}");
+                    }
+                }
+                // The longest prefix a `Prefix` may have.
+                let longest = "abcdefghijklmnopqrstuvwxyzabcde";
+                let text: String = sqlx::query_scalar($to_prefixed)
+                    .bind(UlidFlake::MAX)
+                    .bind(longest)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                assert_eq!(text, format!("{longest}_7ZZZZZZZZZZZZ"));
+            }
+
+            /// The test vectors' prefixed section, and more wrong prefixes: the database
+            /// raises the prefixed ID parser's own message, word for word, but for the range,
+            /// which it words as `ulid_flake_from_text` does.
+            #[tokio::test]
+            async fn prefixed_text_fails_with_the_codec_s_message() {
+                let pool = migrated().await;
+                let vectors: serde_json::Value = serde_json::from_str(VECTORS).unwrap();
+                let prefixed = &vectors["prefixed"];
+                assert_eq!(prefixed["prefix"], "user");
+                let from_prefixed = |input: String| {
+                    sqlx::query_scalar::<_, i64>($from_prefixed)
+                        .bind(input)
+                        .bind("user")
+                        .fetch_one(&pool)
+                };
+                let valid = prefixed["valid"].as_array().unwrap();
+                for case in valid {
+                    let int: i64 = case["int"].as_str().unwrap().parse().unwrap();
+                    let text = case["text"].as_str().unwrap().to_owned();
+                    assert_eq!(from_prefixed(text).await.unwrap(), int);
+                }
+                let invalid: Vec<String> = prefixed["invalid"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|case| case["input"].as_str().unwrap().to_owned())
+                    .collect();
+                let rejected = invalid.len();
+                for input in invalid.into_iter().chain(more_rejected_prefixed_texts()) {
+                    let expected = match input.parse::<PrefixedId<User>>().unwrap_err() {
+                        // As ulid_flake_from_text words it: the first character alone.
+                        Error::OutOfRange { .. } => format!(
+                            "value out of range: expected a first character 0-7, found '{}'",
+                            &input["user_".len()..][..1]
+                        ),
+                        error => error.to_string(),
+                    };
+                    let error = from_prefixed(input.clone()).await.unwrap_err();
+                    assert_eq!(database_message(error), expected, "{:.40}", input);
+                }
+                assert_eq!((valid.len(), rejected), (3, 9));
+            }
+
+            #[tokio::test]
+            async fn an_invalid_prefix_is_refused_both_ways() {
+                let pool = migrated().await;
+                for (prefix, quoted) in INVALID_PREFIXES {
+                    let expected = format!(
+                        "invalid prefix: expected a lowercase ASCII letter, then up to 30 \
+                         lowercase letters and digits, found {quoted}"
+                    );
+                    let to = sqlx::query_scalar::<_, String>($to_prefixed)
+                        .bind(1_i64)
+                        .bind(prefix)
+                        .fetch_one(&pool)
+                        .await
+                        .unwrap_err();
+                    assert_eq!(database_message(to), expected, "{prefix:?}");
+                    let from = sqlx::query_scalar::<_, i64>($from_prefixed)
+                        .bind(format!("{prefix}_0000000000001"))
+                        .bind(prefix)
+                        .fetch_one(&pool)
+                        .await
+                        .unwrap_err();
+                    assert_eq!(database_message(from), expected, "{prefix:?}");
+                }
+                let negative = sqlx::query_scalar::<_, String>($to_prefixed)
+                    .bind(-1_i64)
+                    .bind("user")
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(
+                    database_message(negative),
+                    "value out of range: expected 0..=9223372036854775807, found -1"
+                );
+            }
+
+            #[tokio::test]
             async fn to_text_rejects_a_negative_bigint() {
                 let pool = migrated().await;
                 let error = sqlx::query_scalar::<_, String>($to_text)
@@ -294,7 +452,9 @@ sql_helper_tests!(
     ulid_flake_sqlx::POSTGRES_MIGRATOR,
     to_text: "SELECT ulid_flake_to_text($1)",
     from_text: "SELECT ulid_flake_from_text($1)",
-    to_utc: r#"SELECT to_char(ulid_flake_to_timestamp($1, $2) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#
+    to_utc: r#"SELECT to_char(ulid_flake_to_timestamp($1, $2) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#,
+    to_prefixed: "SELECT ulid_flake_to_prefixed_text($1, $2)",
+    from_prefixed: "SELECT ulid_flake_from_prefixed_text($1, $2)"
 );
 
 sql_helper_tests!(
@@ -304,7 +464,9 @@ sql_helper_tests!(
     ulid_flake_sqlx::MYSQL_MIGRATOR,
     to_text: "SELECT ulid_flake_to_text(?)",
     from_text: "SELECT ulid_flake_from_text(?)",
-    to_utc: "SELECT DATE_FORMAT(ulid_flake_to_timestamp(?, ?), '%Y-%m-%dT%H:%i:%s.%fZ')"
+    to_utc: "SELECT DATE_FORMAT(ulid_flake_to_timestamp(?, ?), '%Y-%m-%dT%H:%i:%s.%fZ')",
+    to_prefixed: "SELECT ulid_flake_to_prefixed_text(?, ?)",
+    from_prefixed: "SELECT ulid_flake_from_prefixed_text(?, ?)"
 );
 
 /// PostgreSQL's default argument is the default epoch.
@@ -354,7 +516,7 @@ fn the_migrators_are_those_of_the_migration_files() {
             sqlx::migrate!("migrations/mysql"),
         ),
     ] {
-        assert_eq!(summary(built).len(), 2);
+        assert_eq!(summary(built).len(), 3);
         assert_eq!(summary(built), summary(&from_files));
     }
 }
@@ -369,12 +531,16 @@ fn the_sql_files_install_through_the_command_line_clients() {
     let installs = [
         (
             Server::Postgres,
-            ["postgres.sql", "postgres-generate.sql"],
+            [
+                "postgres.sql",
+                "postgres-generate.sql",
+                "postgres-prefixed.sql",
+            ],
             "SELECT ulid_flake_install_generator('cli')",
         ),
         (
             Server::Mysql,
-            ["mysql.sql", "mysql-generate.sql"],
+            ["mysql.sql", "mysql-generate.sql", "mysql-prefixed.sql"],
             "CALL ulid_flake_install_generator('cli', 1704067200000)",
         ),
     ];
@@ -390,6 +556,14 @@ fn the_sql_files_install_through_the_command_line_clients() {
         );
         assert_eq!(
             sql("SELECT ulid_flake_from_text('00cmxb6tak4sa')"),
+            "14246757444195114"
+        );
+        assert_eq!(
+            sql("SELECT ulid_flake_to_prefixed_text(14246757444195114, 'user')"),
+            "user_00CMXB6TAK4SA"
+        );
+        assert_eq!(
+            sql("SELECT ulid_flake_from_prefixed_text('user_00cmxb6tak4sa', 'user')"),
             "14246757444195114"
         );
         sql(install_generator);

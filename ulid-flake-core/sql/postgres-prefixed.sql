@@ -1,0 +1,78 @@
+-- Ulid-Flake helper functions for PostgreSQL, for prefixed IDs: read the BIGINT IDs of an entity
+-- whose API shows them with a prefix (`user_00CMXB6TAK4SA`, a Rust PrefixedId<User>). The column
+-- holds the ID alone; each call names the entity's prefix.
+--
+--   ulid_flake_to_prefixed_text(id bigint, prefix text) -> text           'user_00CMXB6TAK4SA'
+--   ulid_flake_from_prefixed_text(text_id text, prefix text) -> bigint    the prefix exact, the
+--                                                                         13 characters in
+--                                                                         either case
+--
+-- They follow the Rust codec exactly, as the functions of postgres.sql (installed first, which
+-- these call): the prefix must be a valid one (a lowercase ASCII letter, then up to 30
+-- lowercase letters and digits); the text must start with it and `_`, case-sensitive, or it is
+-- the wrong prefix, named up to its first `_`; the 13 characters after it are checked as
+-- ulid_flake_from_text checks them, a bad character's index counting from the start of the
+-- whole text.
+--
+-- Installed by the Rust adapters; with the command-line client: psql -v ON_ERROR_STOP=1 -f FILE
+
+-- Raises the error for a prefix no Rust Prefix may have. Called by the two functions below.
+CREATE OR REPLACE FUNCTION ulid_flake_check_prefix(prefix text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    -- Spelled out, not as ranges: no collation widens them.
+    IF prefix !~ '^[abcdefghijklmnopqrstuvwxyz][abcdefghijklmnopqrstuvwxyz0123456789]{0,30}$' THEN
+        RAISE EXCEPTION 'invalid prefix: expected a lowercase ASCII letter, then up to 30 lowercase letters and digits, found %',
+            quote_literal(prefix)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_flake_to_prefixed_text(id bigint, prefix text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    PERFORM ulid_flake_check_prefix(prefix);
+    RETURN prefix || '_' || ulid_flake_to_text(id);
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_flake_from_prefixed_text(text_id text, prefix text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+    found text;
+    rest text;
+    bad text[];
+BEGIN
+    PERFORM ulid_flake_check_prefix(prefix);
+    -- Byte for byte: no collation may call another spelling equal.
+    IF convert_to(substr(text_id, 1, length(prefix) + 1), 'UTF8') <> convert_to(prefix || '_', 'UTF8') THEN
+        -- The prefix found runs up to and including the first `_`, as the codec reads it.
+        found := substr(text_id, 1, strpos(text_id, '_'));
+        IF found = '' THEN
+            RAISE EXCEPTION 'wrong prefix: expected `%_`, found none (no `_` in the text)', prefix
+                USING ERRCODE = 'invalid_text_representation';
+        END IF;
+        -- The codec keeps 16 bytes of it and counts the rest up to 65535.
+        RAISE EXCEPTION 'wrong prefix: expected `%_`, found `%', prefix, CASE
+                WHEN octet_length(found) >= 65535 THEN left(found, 16) || '…` (65535 bytes or more)'
+                WHEN octet_length(found) > 16 THEN left(found, 16) || '…` (' || octet_length(found) || ' bytes)'
+                ELSE found || '`'
+            END
+            USING ERRCODE = 'invalid_text_representation';
+    END IF;
+    rest := substr(text_id, length(prefix) + 2);
+    -- A bad character of the 13 is named here, at its index in the whole text (the characters
+    -- before it are ASCII: its index in characters is its index in bytes); ulid_flake_from_text
+    -- reports the rest: the length first, as the codec checks it, then the range.
+    IF octet_length(rest) = 13 THEN
+        bad := regexp_match(rest, '^([0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz]*)([^0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz])');
+        IF bad IS NOT NULL THEN
+            RAISE EXCEPTION 'invalid character % at index %: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)',
+                quote_literal(bad[2]), length(prefix) + 1 + length(bad[1])
+                USING ERRCODE = 'invalid_text_representation';
+        END IF;
+    END IF;
+    RETURN ulid_flake_from_text(rest);
+END
+$$;

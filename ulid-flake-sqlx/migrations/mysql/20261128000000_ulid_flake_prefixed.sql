@@ -1,0 +1,1 @@
+../../../ulid-flake-core/sql/mysql-prefixed.sql
