@@ -1,8 +1,10 @@
 //! `with` modules that pin a field to one representation, whatever the format.
 //!
-//! By default a [`UlidFlake`](crate::UlidFlake) or [`Id`](crate::Id) is text in human-readable formats and an integer in
-//! binary ones; these modules override that per field, each with an `option` submodule for
-//! `Option` fields.
+//! By default an ID — of any of the ID types: [`UlidFlake`](crate::UlidFlake),
+//! [`Id`](crate::Id), [`PrefixedId`](crate::PrefixedId), a `newtype!` key — is text in
+//! human-readable formats and an integer in binary ones; these modules override that per
+//! field, each with an `option` submodule for `Option` fields. The text is the type's own: a
+//! prefixed ID keeps its prefix.
 //!
 //! They are needed in one case: inside `#[serde(flatten)]`, untagged enums and internally
 //! tagged enums, serde buffers the input and reports every format as human-readable

@@ -7,7 +7,6 @@ use serde::de::{self, Deserialize, Deserializer, Unexpected, Visitor};
 use serde::ser::{Serialize, Serializer};
 
 use crate::id_type::{self, IdType};
-use crate::layout::ENCODED_LEN;
 use crate::layout::MAX_PREFIXED_LEN;
 use crate::ulid_flake::UlidFlake;
 
@@ -66,36 +65,38 @@ macro_rules! __impl_serde {
     };
 }
 
-/// An ID serialized as its canonical text in every format.
-pub(crate) struct AsText(pub(crate) UlidFlake);
+/// An ID serialized as its text (with its type's prefix, if any) in every format.
+pub(crate) struct AsText<I>(pub(crate) I);
 
 /// An ID serialized as its integer in every format.
-pub(crate) struct AsInteger(pub(crate) UlidFlake);
+pub(crate) struct AsInteger<I>(pub(crate) I);
 
-impl Serialize for AsText {
+impl<I: IdType> Serialize for AsText<I> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut buf = [0; ENCODED_LEN];
-        serializer.serialize_str(self.0.encode(&mut buf))
+        let mut buf = [0; MAX_PREFIXED_LEN];
+        serializer.serialize_str(id_type::encode(self.0, &mut buf))
     }
 }
 
-impl Serialize for AsInteger {
+impl<I: IdType> Serialize for AsInteger<I> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_u64(self.0.to_u64())
+        serializer.serialize_u64(self.0.to_ulid_flake().to_u64())
     }
 }
 
-impl<'de> Deserialize<'de> for AsText {
+impl<'de, I: IdType> Deserialize<'de> for AsText<I> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer
-            .deserialize_str(TextVisitor::<UlidFlake>(PhantomData))
+            .deserialize_str(TextVisitor::<I>(PhantomData))
             .map(Self)
     }
 }
 
-impl<'de> Deserialize<'de> for AsInteger {
+impl<'de, I: IdType> Deserialize<'de> for AsInteger<I> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_u64(IntegerVisitor).map(Self)
+        deserializer
+            .deserialize_u64(IntegerVisitor)
+            .map(|value| Self(I::from_ulid_flake(value)))
     }
 }
 
@@ -167,63 +168,64 @@ macro_rules! with_module {
         pub mod $name {
             use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-            use crate::ulid_flake::UlidFlake;
             use crate::external::serde_support::$wrapper;
+            use crate::id_type::IdType;
 
-            /// Serializes a [`UlidFlake`] or an [`Id`](crate::Id).
+            /// Serializes an ID of any of the ID types ([`UlidFlake`](crate::UlidFlake),
+            /// [`Id`](crate::Id), [`PrefixedId`](crate::PrefixedId), a `newtype!` key).
             ///
             /// # Errors
             ///
             /// The serializer's.
             pub fn serialize<V, S>(value: &V, serializer: S) -> Result<S::Ok, S::Error>
             where
-                V: Copy + Into<UlidFlake>,
+                V: IdType,
                 S: Serializer,
             {
-                $wrapper((*value).into()).serialize(serializer)
+                $wrapper(*value).serialize(serializer)
             }
 
-            /// Deserializes a [`UlidFlake`] or an [`Id`](crate::Id).
+            /// Deserializes an ID of any of the ID types.
             ///
             /// # Errors
             ///
             /// The deserializer's, and the parse error for a bad value.
             pub fn deserialize<'de, V, D>(deserializer: D) -> Result<V, D::Error>
             where
-                V: From<UlidFlake>,
+                V: IdType,
                 D: Deserializer<'de>,
             {
-                $wrapper::deserialize(deserializer).map(|wrapped| V::from(wrapped.0))
+                $wrapper::<V>::deserialize(deserializer).map(|wrapped| wrapped.0)
             }
 
             /// The same for an `Option`: `None` is the format's null.
             pub mod option {
                 use super::*;
 
-                /// Serializes an optional [`UlidFlake`] or [`Id`](crate::Id).
+                /// Serializes an optional ID of any of the ID types.
                 ///
                 /// # Errors
                 ///
                 /// The serializer's.
                 pub fn serialize<V, S>(value: &Option<V>, serializer: S) -> Result<S::Ok, S::Error>
                 where
-                    V: Copy + Into<UlidFlake>,
+                    V: IdType,
                     S: Serializer,
                 {
-                    value.map(|value| $wrapper(value.into())).serialize(serializer)
+                    value.map($wrapper).serialize(serializer)
                 }
 
-                /// Deserializes an optional [`UlidFlake`] or [`Id`](crate::Id).
+                /// Deserializes an optional ID of any of the ID types.
                 ///
                 /// # Errors
                 ///
                 /// The deserializer's, and the parse error for a bad value.
                 pub fn deserialize<'de, V, D>(deserializer: D) -> Result<Option<V>, D::Error>
                 where
-                    V: From<UlidFlake>,
+                    V: IdType,
                     D: Deserializer<'de>,
                 {
-                    Ok(Option::<$wrapper>::deserialize(deserializer)?.map(|wrapped| V::from(wrapped.0)))
+                    Ok(Option::<$wrapper<V>>::deserialize(deserializer)?.map(|wrapped| wrapped.0))
                 }
             }
         }
@@ -231,8 +233,9 @@ macro_rules! with_module {
 }
 
 with_module!(
-    /// `#[serde(with = "ulid_flake_core::serde::text")]`: always the 13-character text,
-    /// in binary formats too.
+    /// `#[serde(with = "ulid_flake_core::serde::text")]`: always the text, in binary
+    /// formats too: the 13 characters, after the type's prefix and `_` for a prefixed ID
+    /// (`text_keeps_each_id_type_s_prefix`).
     ///
     /// ```
     /// use serde::{Deserialize, Serialize};

@@ -235,6 +235,64 @@ fn the_integer_module_rejects_a_string() {
     );
 }
 
+impl ulid_flake_core::Prefix for User {
+    const PREFIX: &'static str = "user";
+}
+
+ulid_flake_core::newtype! {
+    /// A prefixed key, for the `with` modules.
+    pub struct OrderId;
+    prefix = "order";
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct PinnedPrefixed {
+    #[serde(with = "ulid_flake_core::serde::text")]
+    user: ulid_flake_core::PrefixedId<User>,
+    #[serde(with = "ulid_flake_core::serde::text::option")]
+    order: Option<OrderId>,
+    #[serde(with = "ulid_flake_core::serde::integer")]
+    user_number: ulid_flake_core::PrefixedId<User>,
+    #[serde(with = "ulid_flake_core::serde::integer::option")]
+    order_number: Option<OrderId>,
+}
+
+#[test]
+fn text_keeps_each_id_type_s_prefix() {
+    let pinned = PinnedPrefixed {
+        user: ID.into(),
+        order: Some(OrderId::from(ID)),
+        user_number: ID.into(),
+        order_number: Some(OrderId::from(ID)),
+    };
+    // The text is the type's own, prefix and all; the integer has no prefix to keep.
+    let json = serde_json::to_string(&pinned).unwrap();
+    assert_eq!(
+        json,
+        r#"{"user":"user_00CMXB6TAK4SA","order":"order_00CMXB6TAK4SA","user_number":14246757444195114,"order_number":14246757444195114}"#
+    );
+    assert_eq!(
+        serde_json::from_str::<PinnedPrefixed>(&json).unwrap(),
+        pinned
+    );
+    // In a binary format too, where the text is what the module pins.
+    let mut cbor = Vec::new();
+    ciborium::into_writer(&pinned, &mut cbor).unwrap();
+    assert!(cbor.windows(18).any(|text| text == b"user_00CMXB6TAK4SA"));
+    assert_eq!(
+        ciborium::from_reader::<PinnedPrefixed, _>(cbor.as_slice()).unwrap(),
+        pinned
+    );
+    // The bare 13 characters are another type's text: refused with the type's message.
+    let bare = json.replace("user_00CMXB6TAK4SA", "00CMXB6TAK4SA");
+    assert_eq!(
+        serde_json::from_str::<PinnedPrefixed>(&bare)
+            .unwrap_err()
+            .to_string(),
+        "wrong prefix: expected `user_`, found none (no `_` in the text) at line 1 column 23"
+    );
+}
+
 #[test]
 fn pinned_fields_survive_flatten_in_binary_formats() {
     #[derive(Debug, PartialEq, Serialize, Deserialize)]
