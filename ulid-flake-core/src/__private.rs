@@ -4,7 +4,7 @@
 pub use crate::external::is_integration;
 #[cfg(feature = "alloc")]
 pub use crate::id_type::id_text;
-pub use crate::id_type::{IdType, encode, from_i64, parse_text, to_i64};
+pub use crate::id_type::{IdType, encode, from_i64, parse_prefixed, parse_text, to_i64};
 pub use crate::macros::LiteralError;
 #[cfg(feature = "alloc")]
 pub use alloc::borrow::Cow;

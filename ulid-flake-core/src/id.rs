@@ -228,6 +228,48 @@ impl<T: ?Sized> Id<T> {
         }
     }
 
+    /// The stand-alone ID with this timestamp (milliseconds since the epoch) and 20-bit
+    /// randomness, as [`UlidFlake::from_parts`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::from_parts`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::Id::<()>::from_parts(13_586_766_666, 627_498)?;
+    /// assert_eq!(id.to_string(), "00CMXB6TAK4SA");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn from_parts(ms_since_epoch: u64, randomness: u32) -> Result<Self, Error> {
+        match UlidFlake::from_parts(ms_since_epoch, randomness) {
+            Ok(value) => Ok(Self::from_ulid_flake(value)),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The scalable ID with this timestamp, 15-bit randomness and scalability id, as
+    /// [`UlidFlake::from_scalable_parts`].
+    ///
+    /// # Errors
+    ///
+    /// As [`UlidFlake::from_scalable_parts`].
+    ///
+    /// ```
+    /// let id = ulid_flake_core::Id::<()>::from_scalable_parts(16_295_560_844, 16_195, 0)?;
+    /// assert_eq!(id.to_string(), "00F5MN1MCFT30");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
+    pub const fn from_scalable_parts(
+        ms_since_epoch: u64,
+        randomness: u16,
+        scalability_id: u8,
+    ) -> Result<Self, Error> {
+        match UlidFlake::from_scalable_parts(ms_since_epoch, randomness, scalability_id) {
+            Ok(value) => Ok(Self::from_ulid_flake(value)),
+            Err(error) => Err(error),
+        }
+    }
+
     /// Parses the canonical text, as [`UlidFlake::parse_str`] does.
     ///
     /// # Errors

@@ -86,27 +86,39 @@ pub fn parse_text<I: IdType>(text: &[u8]) -> Result<I, Error> {
     parse_prefixed(I::PREFIX, text).map(I::from_ulid_flake)
 }
 
-/// Parses `text` after `prefix` and `_`, if any.
-pub(crate) fn parse_prefixed(
-    prefix: Option<&'static str>,
-    text: &[u8],
-) -> Result<UlidFlake, Error> {
+/// Parses `text` after `prefix` and `_`, if any. `const`, so that every ID type's `parse_str`
+/// can be.
+pub const fn parse_prefixed(prefix: Option<&'static str>, text: &[u8]) -> Result<UlidFlake, Error> {
     let Some(prefix) = prefix else {
         return UlidFlake::parse_ascii(text);
     };
-    let Some(rest) = text
-        .strip_prefix(prefix.as_bytes())
-        .and_then(|rest| rest.strip_prefix(b"_"))
-    else {
+    let head = prefix.len() + 1;
+    if text.len() < head || text[prefix.len()] != b'_' || !starts_with(text, prefix.as_bytes()) {
         return Err(Error::wrong_prefix(prefix, text));
-    };
-    UlidFlake::parse_bare(rest).map_err(|error| match error {
-        Error::InvalidCharacter { index, found } => Error::InvalidCharacter {
-            index: index + prefix.len() + 1,
+    }
+    let (_, rest) = text.split_at(head);
+    match UlidFlake::parse_bare(rest) {
+        Err(Error::InvalidCharacter { index, found }) => Err(Error::InvalidCharacter {
+            index: index + head,
             found,
-        },
-        error => error,
-    })
+        }),
+        result => result,
+    }
+}
+
+/// Whether `text` starts with `prefix` (`<[u8]>::starts_with`, which is not `const`).
+const fn starts_with(text: &[u8], prefix: &[u8]) -> bool {
+    if text.len() < prefix.len() {
+        return false;
+    }
+    let mut index = 0;
+    while index < prefix.len() {
+        if text[index] != prefix[index] {
+            return false;
+        }
+        index += 1;
+    }
+    true
 }
 
 /// Writes an ID's text into `buf` and returns it, without allocating: what its `Display`
@@ -148,7 +160,8 @@ pub(crate) fn encode_prefixed<'b>(
 
 /// The integer forms, the readings and the time methods of an ID type, as [`UlidFlake`]'s:
 /// `MIN`, `MAX`, `to_u64`, `to_i64`, `from_u64`, `from_i64`, `to_bytes`, `from_bytes`,
-/// `ms_since_epoch`, `randomness`, `scalable_randomness`, `scalability_id`, `unix_ms` (all
+/// `from_parts`, `from_scalable_parts`, `ms_since_epoch`, `randomness`,
+/// `scalable_randomness`, `scalability_id`, `unix_ms` (all
 /// `const`), `to_moment`, `from_moment` and `range_for`; with this crate's `alloc`, `to_hex`,
 /// `to_bin` and `From<_> for String` ([`__id_alloc_methods!`](crate::__id_alloc_methods)).
 /// The type must have `const fn from_ulid_flake` and `const fn to_ulid_flake` of its own.
@@ -217,6 +230,39 @@ macro_rules! __id_methods {
             /// `Error::OutOfRange` when the top bit is set.
             pub const fn from_bytes(bytes: [u8; 8]) -> ::core::result::Result<Self, $crate::Error> {
                 match $crate::UlidFlake::from_bytes(bytes) {
+                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self::from_ulid_flake(value)),
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            }
+
+            /// The stand-alone ID with this timestamp and 20-bit randomness, as
+            /// `UlidFlake::from_parts`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::from_parts`.
+            pub const fn from_parts(
+                ms_since_epoch: u64,
+                randomness: u32,
+            ) -> ::core::result::Result<Self, $crate::Error> {
+                match $crate::UlidFlake::from_parts(ms_since_epoch, randomness) {
+                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self::from_ulid_flake(value)),
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            }
+
+            /// The scalable ID with this timestamp, 15-bit randomness and scalability id, as
+            /// `UlidFlake::from_scalable_parts`.
+            ///
+            /// # Errors
+            ///
+            /// As `UlidFlake::from_scalable_parts`.
+            pub const fn from_scalable_parts(
+                ms_since_epoch: u64,
+                randomness: u16,
+                scalability_id: u8,
+            ) -> ::core::result::Result<Self, $crate::Error> {
+                match $crate::UlidFlake::from_scalable_parts(ms_since_epoch, randomness, scalability_id) {
                     ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self::from_ulid_flake(value)),
                     ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
                 }

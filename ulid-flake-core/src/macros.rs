@@ -93,6 +93,7 @@ macro_rules! ulid_flake {
 ///
 /// let id: OrderId = "order_00CMXB6TAK4SA".parse()?;
 /// assert_eq!(id.to_string(), "order_00CMXB6TAK4SA");
+/// assert_eq!(OrderId::PREFIX, "order");
 /// assert_eq!(id.to_i64(), 14_246_757_444_195_114);
 /// assert!("00CMXB6TAK4SA".parse::<OrderId>().is_err());
 ///
@@ -141,11 +142,13 @@ macro_rules! ulid_flake {
 ///   them again), `Debug` (`UserId(00CMXB6TAK4SA)`), `Display` (its text) and `FromStr`
 ///   (strict, as [`UlidFlake::parse_str`](crate::UlidFlake::parse_str), after the prefix if it
 ///   has one), and the integer formats (`{:x}`, `{:X}`, `{:b}`, `{:o}`);
-/// - the constants `MIN` and `MAX`, and the methods `from_ulid_flake`, `to_ulid_flake`,
-///   `to_u64`, `to_i64`, `from_u64`, `from_i64`, `to_bytes`, `from_bytes`, `parse_str`,
+/// - the constants `MIN` and `MAX` (and `PREFIX`, for a key with a prefix), and the methods
+///   `from_ulid_flake`, `to_ulid_flake`, `to_u64`, `to_i64`, `from_u64`, `from_i64`,
+///   `to_bytes`, `from_bytes`, `from_parts`, `from_scalable_parts`, `parse_str`,
 ///   `parse_ascii`, `encode`, `ms_since_epoch`, `randomness`, `scalable_randomness`,
-///   `scalability_id` and `unix_ms`, and the time methods `to_moment`, `from_moment` and
-///   `range_for` (every [`Moment`](crate::Moment)), as [`Id<T>`](crate::Id)'s;
+///   `scalability_id` and `unix_ms` (all `const` but `encode`), and the time methods
+///   `to_moment`, `from_moment` and `range_for` (every [`Moment`](crate::Moment)), as
+///   [`Id<T>`](crate::Id)'s;
 /// - `From` conversions to and from [`UlidFlake`](crate::UlidFlake), `From<UserId>` for `i64`,
 ///   `u64` and `[u8; 8]`, and `TryFrom<i64>`, `TryFrom<u64>` and `TryFrom<&str>`, which reject
 ///   what [`UlidFlake`](crate::UlidFlake) rejects;
@@ -239,6 +242,11 @@ macro_rules! newtype {
 
         #[allow(dead_code)]
         impl $name {
+            $(
+                /// The prefix of the key's text, without the `_`.
+                pub const PREFIX: &'static str = $prefix;
+            )?
+
             /// The key of a Ulid-Flake.
             pub const fn from_ulid_flake(value: $crate::UlidFlake) -> Self {
                 Self(value)
@@ -255,8 +263,8 @@ macro_rules! newtype {
             ///
             /// As `UlidFlake::parse_str`, and `Error::WrongPrefix` for a prefixed key's text
             /// without its prefix.
-            pub fn parse_str(text: &str) -> ::core::result::Result<Self, $crate::Error> {
-                $crate::__private::parse_text(text.as_bytes())
+            pub const fn parse_str(text: &str) -> ::core::result::Result<Self, $crate::Error> {
+                Self::parse_ascii(text.as_bytes())
             }
 
             /// Parses the key's text from bytes, as `parse_str`.
@@ -264,8 +272,11 @@ macro_rules! newtype {
             /// # Errors
             ///
             /// As `parse_str`.
-            pub fn parse_ascii(bytes: &[u8]) -> ::core::result::Result<Self, $crate::Error> {
-                $crate::__private::parse_text(bytes)
+            pub const fn parse_ascii(bytes: &[u8]) -> ::core::result::Result<Self, $crate::Error> {
+                match $crate::__private::parse_prefixed($crate::newtype!(@prefix $($prefix)?), bytes) {
+                    ::core::result::Result::Ok(value) => ::core::result::Result::Ok(Self(value)),
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
             }
 
             /// Writes the key's text into `buf` and returns it, without allocating: the text

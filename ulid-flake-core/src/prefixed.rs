@@ -246,17 +246,35 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     ///     Err(Error::InvalidCharacter { index: 17, found: b'I' })
     /// );
     /// ```
-    pub fn parse_str(text: &str) -> Result<Self, Error> {
+    pub const fn parse_str(text: &str) -> Result<Self, Error> {
         Self::parse_ascii(text.as_bytes())
     }
 
-    /// Parses the prefixed text from bytes, as [`PrefixedId::parse_str`] does.
+    /// Parses the prefixed text from bytes, as [`PrefixedId::parse_str`] does. `const`, as
+    /// that is: a constant's text is checked when the crate is built.
     ///
     /// # Errors
     ///
     /// As [`PrefixedId::parse_str`].
-    pub fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
-        crate::id_type::parse_prefixed(Some(Self::PREFIX), bytes).map(Self::from)
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// const ADA: PrefixedId<User> = match PrefixedId::parse_ascii(b"user_00CMXB6TAK4SA") {
+    ///     Ok(id) => id,
+    ///     Err(_) => panic!("not a user's ID"),
+    /// };
+    /// assert_eq!(ADA.to_string(), "user_00CMXB6TAK4SA");
+    /// ```
+    pub const fn parse_ascii(bytes: &[u8]) -> Result<Self, Error> {
+        match crate::id_type::parse_prefixed(Some(Self::PREFIX), bytes) {
+            Ok(value) => Ok(Self::from_id(Id::from_ulid_flake(value))),
+            Err(error) => Err(error),
+        }
     }
 
     /// A new ID from the process-wide default generator; see [`UlidFlake::generate`].

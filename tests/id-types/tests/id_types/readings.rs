@@ -26,6 +26,13 @@ macro_rules! cell {
         assert_eq!(<$ty>::try_from($text), Ok(id));
         assert_eq!(UlidFlake::from(id), ID);
         assert_eq!(<$ty>::from(ID), id);
+        assert_eq!(<$ty>::from_parts(13_586_766_666, 627_498), Ok(id));
+        assert_eq!(
+            <$ty>::from_scalable_parts(13_586_766_666, 19_609, 10),
+            Ok(id)
+        );
+        assert!(<$ty>::from_parts(0, 1 << 20).is_err());
+        assert!(<$ty>::from_scalable_parts(0, 0, 32).is_err());
         assert_eq!(id.ms_since_epoch(), 13_586_766_666);
         assert_eq!(id.randomness(), 627_498);
         assert_eq!(id.scalable_randomness(), 19_609);
@@ -44,6 +51,16 @@ macro_rules! cell {
         assert_eq!((<$ty>::MIN.to_u64(), <$ty>::MAX.to_i64()), (0, i64::MAX));
         assert_eq!(id.to_string(), $text);
         assert_eq!(<$ty>::parse_str(&$text.to_lowercase()), Ok(id));
+        // Both `const`: a constant's text and parts are checked when the crate is built.
+        const PARSED: $ty = match <$ty>::parse_str($text) {
+            Ok(id) => id,
+            Err(_) => panic!("the cell's text"),
+        };
+        const FROM_PARTS: $ty = match <$ty>::from_parts(13_586_766_666, 627_498) {
+            Ok(id) => id,
+            Err(_) => panic!("the cell's parts"),
+        };
+        assert_eq!((PARSED, FROM_PARTS), (id, id));
         assert_eq!(
             format!("{id:x} {id:#X} {id:o}"),
             "329d59b4a9932a 0x329D59B4A9932A 624725466452311452"
