@@ -429,6 +429,19 @@ impl<T: ?Sized> Id<T> {
     /// # Errors
     ///
     /// As [`UlidFlake::try_generate`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, Id};
+    ///
+    /// struct Post;
+    /// match Id::<Post>::try_generate() {
+    ///     Ok(id) => assert!(id > Id::MIN),
+    ///     // This millisecond is full: try again in the next, or call `generate`, which waits.
+    ///     Err(Error::Overflow { .. }) => {}
+    ///     Err(error) => return Err(error),
+    /// }
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
     #[cfg(feature = "std")]
     pub fn try_generate() -> Result<Self, Error> {
         UlidFlake::try_generate().map(Self::from_ulid_flake)

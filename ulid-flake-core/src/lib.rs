@@ -129,7 +129,8 @@
 //!
 //! - `to_moment(epoch)`, `from_moment(epoch, moment, randomness)` and
 //!   `range_for(epoch, start..end)` (the inclusive bounds of a window's IDs, for an SQL
-//!   `BETWEEN`) on [`UlidFlake`], [`Id<T>`](Id) and [`PrefixedId<T>`](PrefixedId);
+//!   `BETWEEN`) on every ID type: [`UlidFlake`], [`Id<T>`](Id), [`PrefixedId<T>`](PrefixedId)
+//!   and `newtype!` keys;
 //! - [`Epoch::from_moment`] and [`Epoch::to_moment`]; `generator.id_at(moment)`.
 //!
 //! IDs tell time to the millisecond: a moment is rounded down to its millisecond (towards the

@@ -14,8 +14,8 @@ use crate::error::Error;
 ///
 /// Every time method takes any of them: [`UlidFlake::to_moment`](crate::UlidFlake::to_moment),
 /// [`UlidFlake::from_moment`](crate::UlidFlake::from_moment),
-/// [`UlidFlake::range_for`](crate::UlidFlake::range_for) (and the same on `Id<T>` and
-/// `PrefixedId<T>`), [`Epoch::from_moment`](crate::Epoch::from_moment),
+/// [`UlidFlake::range_for`](crate::UlidFlake::range_for) (and the same on `Id<T>`,
+/// `PrefixedId<T>` and `newtype!` keys), [`Epoch::from_moment`](crate::Epoch::from_moment),
 /// [`Epoch::to_moment`](crate::Epoch::to_moment) and `Generator::id_at`.
 ///
 /// IDs tell time to the millisecond: a moment is rounded down to its millisecond (towards the

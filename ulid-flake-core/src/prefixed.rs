@@ -168,7 +168,18 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
         T::PREFIX
     };
 
-    /// The prefixed form of an ID.
+    /// The prefixed form of an ID: the same value, written with `T`'s prefix.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Id, Prefix, PrefixedId, ulid_flake};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id: Id<User> = Id::from_ulid_flake(ulid_flake!("00CMXB6TAK4SA"));
+    /// assert_eq!(PrefixedId::from_id(id).to_string(), "user_00CMXB6TAK4SA");
+    /// ```
     pub const fn from_id(id: Id<T>) -> Self {
         Self { id }
     }
@@ -216,11 +227,34 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     }
 
     /// The untyped Ulid-Flake.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id: PrefixedId<User> = "user_00CMXB6TAK4SA".parse()?;
+    /// assert_eq!(id.to_ulid_flake().to_string(), "00CMXB6TAK4SA");
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
     pub const fn to_ulid_flake(self) -> UlidFlake {
         self.id.value
     }
 
     /// The prefixed form of a Ulid-Flake.
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId, ulid_flake};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id = PrefixedId::<User>::from_ulid_flake(ulid_flake!("00CMXB6TAK4SA"));
+    /// assert_eq!(id.to_string(), "user_00CMXB6TAK4SA");
+    /// ```
     pub const fn from_ulid_flake(value: UlidFlake) -> Self {
         Self::from_id(Id::from_ulid_flake(value))
     }
@@ -282,6 +316,18 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     /// # Errors
     ///
     /// As [`UlidFlake::generate`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let id = PrefixedId::<User>::generate()?;
+    /// assert!(id.to_string().starts_with("user_"));
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
     #[cfg(feature = "std")]
     pub fn generate() -> Result<Self, Error> {
         Id::generate().map(Self::from_id)
@@ -293,6 +339,22 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     /// # Errors
     ///
     /// As [`UlidFlake::try_generate`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Error, Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// match PrefixedId::<User>::try_generate() {
+    ///     Ok(id) => assert!(id.to_string().starts_with("user_")),
+    ///     // This millisecond is full: try again in the next, or call `generate`, which waits.
+    ///     Err(Error::Overflow { .. }) => {}
+    ///     Err(error) => return Err(error),
+    /// }
+    /// # Ok::<(), ulid_flake_core::Error>(())
+    /// ```
     #[cfg(feature = "std")]
     pub fn try_generate() -> Result<Self, Error> {
         Id::try_generate().map(Self::from_id)
@@ -304,6 +366,17 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     /// # Panics
     ///
     /// As [`UlidFlake::new`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// let (first, second) = (PrefixedId::<User>::new(), PrefixedId::<User>::new());
+    /// assert!(first < second);
+    /// ```
     #[cfg(feature = "std")]
     #[allow(clippy::new_without_default, reason = "as Id<T>, no Default by design")]
     pub fn new() -> Self {
@@ -316,6 +389,21 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     /// # Errors
     ///
     /// As [`UlidFlake::generate`].
+    ///
+    /// ```
+    /// use ulid_flake_core::{Prefix, PrefixedId};
+    ///
+    /// struct User;
+    /// impl Prefix for User {
+    ///     const PREFIX: &'static str = "user";
+    /// }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ulid_flake_core::Error> {
+    /// let id = PrefixedId::<User>::generate_async().await?;
+    /// assert!(id.to_string().starts_with("user_"));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[cfg(feature = "tokio")]
     pub async fn generate_async() -> Result<Self, Error> {
         Id::generate_async().await.map(Self::from_id)

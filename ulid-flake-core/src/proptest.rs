@@ -1,6 +1,7 @@
 //! proptest strategies for IDs (feature `proptest`): any valid ID, the edge values (`MIN`,
-//! `MAX`, the first and last milliseconds, randomness 0 and all ones) drawn often. `UlidFlake`
-//! and `Id<T>` also implement `proptest::arbitrary::Arbitrary` with the same strategies.
+//! `MAX`, the first and last milliseconds, randomness 0 and all ones) drawn often. Every ID
+//! type (`UlidFlake`, `Id<T>`, `PrefixedId<T>`, `newtype!` keys) also implements
+//! `proptest::arbitrary::Arbitrary` with the same strategies.
 //!
 //! ```
 //! use proptest::prelude::*;
