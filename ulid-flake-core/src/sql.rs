@@ -19,6 +19,13 @@
 //! `ulid-flake-sqlx`'s tests), but for the range error, worded as `ulid_flake_from_text`'s;
 //! a non-ASCII character is quoted as the database writes it, not as the codec's bytes.
 //!
+//! **Their errors' SQLSTATEs**, for a caller that tells bad input from other failures (Diesel
+//! and sqlx report them as the database's errors): on PostgreSQL `22P02`
+//! (`invalid_text_representation`) for bad text, `22003` (`numeric_value_out_of_range`) for a
+//! negative `BIGINT` or a first character above `7`, `22023` (`invalid_parameter_value`) for
+//! an invalid prefix; on MySQL/MariaDB `22018`, `22003` and `22023` likewise. Input from a
+//! request is better parsed in Rust first, where the error is the typed [`Error`](crate::Error).
+//!
 //! It also makes keys in the database itself: [`POSTGRES_GENERATOR`] and [`MYSQL_GENERATOR`]
 //! create `ulid_flake_generate(namespace)`, for a column's default (PostgreSQL) or a
 //! `BEFORE INSERT` trigger (`mysql_generate_trigger`, MariaDB), so that a SQL migration, a
@@ -50,8 +57,9 @@
 //! [`DATABASE_GENERATOR_HOLDER`], a holder no lease of this crate uses: the application's
 //! leases in the same namespace take the other ids, never that one. The epoch is the
 //! default unless the install names another; read the keys with the same one. The install
-//! takes the lowest id that has no row or an expired one, as a lease does (waiting, as a
-//! lease does, as long as its epoch is later than the last holder's: the `lease` module),
+//! takes the lowest id that has no row or an expired one (a lease takes any such id, trying
+//! them from a random offset; the install waits, as a lease does, as long as its epoch is
+//! later than the last holder's: the `lease` module),
 //! and fails when all 32 are leased. Installing a namespace again answers the same id, once
 //! it has checked that the reservation is still there. A foreign key and triggers keep the
 //! reserved row (no `DELETE`, `UPDATE` or `TRUNCATE` takes it away) and the generator's row

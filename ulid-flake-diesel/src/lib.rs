@@ -130,8 +130,12 @@
 //! `ulid-flake-sqlx`'s migrations ([`sql`]) — and [`functions`] declares them for the query
 //! builder. They also create the database's own generator, `ulid_flake_generate(namespace)`,
 //! for keys the database makes itself (a column default on PostgreSQL, a trigger on MariaDB:
-//! [`sql`'s docs](sql#keys-made-by-the-database)). To manage them with `diesel migration`,
-//! copy the SQL into a migration's `up.sql`.
+//! [`sql`'s docs](sql#keys-made-by-the-database)), with its tables: `ulid_flake_leases` (the
+//! leases' table too), `ulid_flake_generators` and, on PostgreSQL, the sequence
+//! `ulid_flake_generator_state`. To manage them with `diesel migration`, copy the SQL into a
+//! migration's `up.sql`, in the order the functions run it: the files `sql/postgres.sql`,
+//! `sql/postgres-prefixed.sql` and `sql/postgres-generate.sql` of the `ulid-flake-core`
+//! package (`mysql*.sql` for MySQL/MariaDB), the same text as the [`sql`] constants.
 //!
 //! # Your own newtypes
 //!
@@ -165,7 +169,9 @@
 //! this crate's `postgres` and `mysql` features are then needed only for what uses a
 //! synchronous connection (the `ulid_flake_to_timestamp` declarations, `create_*_functions`
 //! and the leases), since they link the C client libraries that diesel-async does without.
-//! The SQL of the helper functions is in [`sql`], for `batch_execute` on an async connection.
+//! The SQL of the helper functions is in [`sql`], for `batch_execute` on an async connection,
+//! in the order `create_postgres_functions` runs it: [`sql::POSTGRES_FUNCTIONS`],
+//! [`sql::POSTGRES_PREFIXED_FUNCTIONS`], [`sql::POSTGRES_GENERATOR`] (or the `MYSQL_` ones).
 //!
 //! ```no_run
 //! # use diesel::{ExpressionMethods, QueryDsl, SelectableHelper};
@@ -246,12 +252,27 @@ pub use lease_store::{
 /// ```no_run
 /// # use diesel::prelude::*;
 /// # diesel::table! { users (id) { id -> BigInt } }
-/// use ulid_flake_diesel::functions::{ulid_flake_from_text, ulid_flake_to_text};
+/// use ulid_flake_diesel::Epoch;
+/// use ulid_flake_diesel::functions::postgres::ulid_flake_to_timestamp;
+/// use ulid_flake_diesel::functions::{
+///     ulid_flake_from_prefixed_text, ulid_flake_from_text, ulid_flake_to_prefixed_text,
+///     ulid_flake_to_text,
+/// };
 ///
 /// # fn example(conn: &mut PgConnection) -> QueryResult<()> {
 /// let texts: Vec<String> = users::table.select(ulid_flake_to_text(users::id)).load(conn)?;
 /// let count: i64 = users::table
 ///     .filter(users::id.eq(ulid_flake_from_text("00cmxb6tak4sa")))
+///     .count()
+///     .get_result(conn)?;
+/// // A prefixed ID's text: the column holds the ID alone, each call names the prefix.
+/// let prefixed: Vec<String> = users::table
+///     .select(ulid_flake_to_prefixed_text(users::id, "user"))
+///     .filter(users::id.eq(ulid_flake_from_prefixed_text("user_00cmxb6tak4sa", "user")))
+///     .load(conn)?;
+/// // The epoch is a `BigInt`.
+/// let made_before_now: i64 = users::table
+///     .filter(ulid_flake_to_timestamp(users::id, Epoch::DEFAULT.unix_ms() as i64).lt(diesel::dsl::now))
 ///     .count()
 ///     .get_result(conn)?;
 /// # Ok(())
@@ -301,7 +322,8 @@ pub mod functions {
 
         diesel::define_sql_function! {
             /// `ulid_flake_to_timestamp(id, epoch_ms)`: the moment of an ID made with the
-            /// epoch `epoch_ms` (Unix milliseconds; the default epoch is `1704067200000`).
+            /// epoch `epoch_ms` (Unix milliseconds, a `BigInt`: `Epoch::DEFAULT.unix_ms() as
+            /// i64`, `1704067200000`).
             fn ulid_flake_to_timestamp(id: BigInt, epoch_ms: BigInt) -> Timestamptz;
         }
     }
@@ -314,8 +336,8 @@ pub mod functions {
 
         diesel::define_sql_function! {
             /// `ulid_flake_to_timestamp(id, epoch_ms)`: the moment of an ID made with the
-            /// epoch `epoch_ms` (Unix milliseconds; the default epoch is `1704067200000`), in
-            /// UTC.
+            /// epoch `epoch_ms` (Unix milliseconds, a `BigInt`: `Epoch::DEFAULT.unix_ms() as
+            /// i64`, `1704067200000`), in UTC.
             fn ulid_flake_to_timestamp(id: BigInt, epoch_ms: BigInt) -> Datetime;
         }
     }
