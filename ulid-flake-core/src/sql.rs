@@ -23,7 +23,8 @@
 //! and sqlx report them as the database's errors): on PostgreSQL `22P02`
 //! (`invalid_text_representation`) for bad text, `22003` (`numeric_value_out_of_range`) for a
 //! negative `BIGINT` or a first character above `7`, `22023` (`invalid_parameter_value`) for
-//! an invalid prefix; on MySQL/MariaDB `22018`, `22003` and `22023` likewise. Input from a
+//! an invalid prefix; on MySQL/MariaDB `22018`, `22003` and `22023` likewise
+//! (`each_kind_of_error_has_its_sqlstate`, in `ulid-flake-sqlx`'s tests). Input from a
 //! request is better parsed in Rust first, where the error is the typed [`Error`](crate::Error).
 //!
 //! It also makes keys in the database itself: [`POSTGRES_GENERATOR`] and [`MYSQL_GENERATOR`]

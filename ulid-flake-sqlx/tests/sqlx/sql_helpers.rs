@@ -99,7 +99,8 @@ macro_rules! sql_helper_tests {
     (
         $database:ident, $db_type:ty, $connect:path, $migrator:path,
         to_text: $to_text:literal, from_text: $from_text:literal, to_utc: $to_utc:literal,
-        to_prefixed: $to_prefixed:literal, from_prefixed: $from_prefixed:literal
+        to_prefixed: $to_prefixed:literal, from_prefixed: $from_prefixed:literal,
+        sqlstates: $sqlstates:expr
     ) => {
         mod $database {
             use super::*;
@@ -353,6 +354,52 @@ macro_rules! sql_helper_tests {
                 assert_eq!((valid.len(), rejected), (3, 9));
             }
 
+            /// The SQLSTATE of each kind of error, as `sql`'s docs list them: bad text, a
+            /// value out of range, an invalid prefix.
+            #[tokio::test]
+            async fn each_kind_of_error_has_its_sqlstate() {
+                let pool = migrated().await;
+                let code = |error: sqlx::Error| match error {
+                    sqlx::Error::Database(error) => error.code().unwrap().into_owned(),
+                    other => panic!("expected a database error, found {other:?}"),
+                };
+                let [text, range, prefix]: [&str; 3] = $sqlstates;
+                for input in ["00CMXB6TAK4S", "00CMXB6TAK4SI"] {
+                    let error = sqlx::query_scalar::<_, i64>($from_text)
+                        .bind(input)
+                        .fetch_one(&pool)
+                        .await
+                        .unwrap_err();
+                    assert_eq!(code(error), text, "{input}");
+                }
+                let error = sqlx::query_scalar::<_, i64>($from_prefixed)
+                    .bind("post_00CMXB6TAK4SA")
+                    .bind("user")
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(code(error), text);
+                let error = sqlx::query_scalar::<_, i64>($from_text)
+                    .bind("G000000000000")
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(code(error), range);
+                let error = sqlx::query_scalar::<_, String>($to_text)
+                    .bind(-1_i64)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(code(error), range);
+                let error = sqlx::query_scalar::<_, String>($to_prefixed)
+                    .bind(1_i64)
+                    .bind("User")
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_err();
+                assert_eq!(code(error), prefix);
+            }
+
             #[tokio::test]
             async fn an_invalid_prefix_is_refused_both_ways() {
                 let pool = migrated().await;
@@ -454,7 +501,8 @@ sql_helper_tests!(
     from_text: "SELECT ulid_flake_from_text($1)",
     to_utc: r#"SELECT to_char(ulid_flake_to_timestamp($1, $2) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#,
     to_prefixed: "SELECT ulid_flake_to_prefixed_text($1, $2)",
-    from_prefixed: "SELECT ulid_flake_from_prefixed_text($1, $2)"
+    from_prefixed: "SELECT ulid_flake_from_prefixed_text($1, $2)",
+    sqlstates: ["22P02", "22003", "22023"]
 );
 
 sql_helper_tests!(
@@ -466,7 +514,8 @@ sql_helper_tests!(
     from_text: "SELECT ulid_flake_from_text(?)",
     to_utc: "SELECT DATE_FORMAT(ulid_flake_to_timestamp(?, ?), '%Y-%m-%dT%H:%i:%s.%fZ')",
     to_prefixed: "SELECT ulid_flake_to_prefixed_text(?, ?)",
-    from_prefixed: "SELECT ulid_flake_from_prefixed_text(?, ?)"
+    from_prefixed: "SELECT ulid_flake_from_prefixed_text(?, ?)",
+    sqlstates: ["22018", "22003", "22023"]
 );
 
 /// PostgreSQL's default argument is the default epoch.
