@@ -62,11 +62,12 @@ BEGIN
     CALL ulid_flake_check_prefix(prefix);
     -- Byte for byte: no collation may call another spelling equal.
     IF CAST(LEFT(text_id, CHAR_LENGTH(prefix) + 1) AS BINARY) <> CAST(CONCAT(prefix, '_') AS BINARY) THEN
-        -- The prefix found runs up to and including the first `_`, as the codec reads it.
-        SET found = LEFT(text_id, LOCATE(BINARY '_', text_id));
-        IF found = '' THEN
+        -- The prefix found runs up to and including the first `_`, as the codec reads it (in
+        -- characters: LOCATE's position in a binary comparison counts bytes).
+        IF LOCATE(BINARY '_', text_id) = 0 THEN
             SET message = CONCAT('wrong prefix: expected `', prefix, '_`, found none (no `_` in the text)');
         ELSE
+            SET found = CONCAT(SUBSTRING_INDEX(text_id, BINARY '_', 1), '_');
             -- The codec keeps 16 bytes of it and counts the rest up to 65535.
             SET message = CONCAT('wrong prefix: expected `', prefix, '_`, found `', CASE
                 WHEN LENGTH(found) >= 65535 THEN CONCAT(LEFT(found, 16), '…` (65535 bytes or more)')

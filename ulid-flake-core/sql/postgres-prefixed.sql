@@ -20,8 +20,8 @@
 CREATE OR REPLACE FUNCTION ulid_flake_check_prefix(prefix text) RETURNS void
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 BEGIN
-    -- Spelled out, not as ranges: no collation widens them.
-    IF prefix !~ '^[abcdefghijklmnopqrstuvwxyz][abcdefghijklmnopqrstuvwxyz0123456789]{0,30}$' THEN
+    -- Spelled out, not as ranges, and under the C collation: no collation widens them.
+    IF prefix COLLATE "C" !~ '^[abcdefghijklmnopqrstuvwxyz][abcdefghijklmnopqrstuvwxyz0123456789]{0,30}$' THEN
         RAISE EXCEPTION 'invalid prefix: expected a lowercase ASCII letter, then up to 30 lowercase letters and digits, found %',
             quote_literal(prefix)
             USING ERRCODE = 'invalid_parameter_value';
@@ -45,10 +45,11 @@ DECLARE
     bad text[];
 BEGIN
     PERFORM ulid_flake_check_prefix(prefix);
-    -- Byte for byte: no collation may call another spelling equal.
-    IF convert_to(substr(text_id, 1, length(prefix) + 1), 'UTF8') <> convert_to(prefix || '_', 'UTF8') THEN
+    -- Byte for byte, under the C collation: no collation may call another spelling equal, in
+    -- any database encoding.
+    IF substr(text_id, 1, length(prefix) + 1) COLLATE "C" <> prefix || '_' THEN
         -- The prefix found runs up to and including the first `_`, as the codec reads it.
-        found := substr(text_id, 1, strpos(text_id, '_'));
+        found := substr(text_id, 1, strpos(text_id COLLATE "C", '_'));
         IF found = '' THEN
             RAISE EXCEPTION 'wrong prefix: expected `%_`, found none (no `_` in the text)', prefix
                 USING ERRCODE = 'invalid_text_representation';
@@ -66,7 +67,7 @@ BEGIN
     -- before it are ASCII: its index in characters is its index in bytes); ulid_flake_from_text
     -- reports the rest: the length first, as the codec checks it, then the range.
     IF octet_length(rest) = 13 THEN
-        bad := regexp_match(rest, '^([0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz]*)([^0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz])');
+        bad := regexp_match(rest COLLATE "C", '^([0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz]*)([^0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz])');
         IF bad IS NOT NULL THEN
             RAISE EXCEPTION 'invalid character % at index %: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)',
                 quote_literal(bad[2]), length(prefix) + 1 + length(bad[1])
@@ -74,5 +75,16 @@ BEGIN
         END IF;
     END IF;
     RETURN ulid_flake_from_text(rest);
+END
+$$;
+
+-- Every function the two call is looked up in the schema they were created in, then in
+-- pg_temp: an empty search_path (pg_dump's and pg_restore's, when they rebuild an index or a
+-- generated column on these) finds them, and another schema on the caller's search_path
+-- cannot stand in.
+DO $$
+BEGIN
+    EXECUTE format('ALTER FUNCTION ulid_flake_to_prefixed_text(bigint, text) SET search_path = %I, pg_temp', current_schema());
+    EXECUTE format('ALTER FUNCTION ulid_flake_from_prefixed_text(text, text) SET search_path = %I, pg_temp', current_schema());
 END
 $$;

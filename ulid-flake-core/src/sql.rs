@@ -16,8 +16,14 @@
 //! lowercase ASCII letter, then up to 30 lowercase letters and digits), and read the text as
 //! the prefixed ID's parser does, raising its very message for every case of the test vectors'
 //! prefixed section and each wrong prefix (`prefixed_text_fails_with_the_codec_s_message`, in
-//! `ulid-flake-sqlx`'s tests), but for the range error, worded as `ulid_flake_from_text`'s;
-//! a non-ASCII character is quoted as the database writes it, not as the codec's bytes.
+//! `ulid-flake-sqlx`'s tests), but for the range error, worded as `ulid_flake_from_text`'s.
+//! Like `ulid_flake_from_text`'s, their messages quote a character outside printable ASCII,
+//! or `'`, `"` or `\`, as the database quotes text (`quote_literal`, `QUOTE`), where the codec
+//! escapes it; a wrong prefix is cut to 16 characters, not 16 bytes, but counted in bytes as
+//! the codec counts it (`a_non_ascii_wrong_prefix_is_counted_in_bytes`). On PostgreSQL they
+//! find the functions they call in their own schema, whatever the caller's `search_path`
+//! (`postgres_prefixed_functions_work_under_an_empty_search_path`: `pg_dump` and
+//! `pg_restore` empty it while they rebuild an index on them).
 //!
 //! **Their errors' SQLSTATEs**, for a caller that tells bad input from other failures (Diesel
 //! and sqlx report them as the database's errors): on PostgreSQL `22P02`

@@ -172,7 +172,9 @@ macro_rules! with_module {
             use crate::id_type::IdType;
 
             /// Serializes an ID of any of the ID types ([`UlidFlake`](crate::UlidFlake),
-            /// [`Id`](crate::Id), [`PrefixedId`](crate::PrefixedId), a `newtype!` key).
+            /// [`Id`](crate::Id), [`PrefixedId`](crate::PrefixedId), a `newtype!` key: the
+            /// types of the crate's `IdType`, a trait that is not public API), not another
+            /// integer or string type.
             ///
             /// # Errors
             ///

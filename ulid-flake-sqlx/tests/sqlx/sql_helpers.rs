@@ -354,6 +354,36 @@ macro_rules! sql_helper_tests {
                 assert_eq!((valid.len(), rejected), (3, 9));
             }
 
+            /// A wrong prefix with non-ASCII characters: quoted as the database writes it, but
+            /// cut and counted in bytes, as the codec counts them.
+            #[tokio::test]
+            async fn a_non_ascii_wrong_prefix_is_counted_in_bytes() {
+                let pool = migrated().await;
+                let message = |input: &'static str| {
+                    let pool = pool.clone();
+                    async move {
+                        let error = sqlx::query_scalar::<_, i64>($from_prefixed)
+                            .bind(input)
+                            .bind("user")
+                            .fetch_one(&pool)
+                            .await
+                            .unwrap_err();
+                        database_message(error)
+                    }
+                };
+                assert_eq!(
+                    message("usér_00CMXB6TAK4SA").await,
+                    "wrong prefix: expected `user_`, found `usér_`"
+                );
+                let input = "éééééééé_00CMXB6TAK4SA";
+                let codec = input.parse::<PrefixedId<User>>().unwrap_err().to_string();
+                assert!(codec.ends_with("…` (17 bytes)"), "{codec}");
+                assert_eq!(
+                    message(input).await,
+                    "wrong prefix: expected `user_`, found `éééééééé_…` (17 bytes)"
+                );
+            }
+
             /// The SQLSTATE of each kind of error, as `sql`'s docs list them: bad text, a
             /// value out of range, an invalid prefix.
             #[tokio::test]
@@ -534,6 +564,38 @@ async fn postgres_timestamps_default_to_the_default_epoch() {
     .await
     .unwrap();
     assert!(same);
+}
+
+/// The prefixed functions find the functions they call in their own schema, whatever the
+/// caller's search_path: pg_dump and pg_restore run with an empty one while they rebuild an
+/// index or a generated column on them.
+#[tokio::test]
+async fn postgres_prefixed_functions_work_under_an_empty_search_path() {
+    use sqlx::{Connection, Executor};
+
+    let pool = crate::support::postgres().await;
+    {
+        let _migrating = MIGRATING.lock().await;
+        ulid_flake_sqlx::POSTGRES_MIGRATOR.run(&pool).await.unwrap();
+    }
+    let mut conn = pool.acquire().await.unwrap().detach();
+    let schema: String = sqlx::query_scalar("SELECT current_schema()")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    conn.execute("SET search_path = ''").await.unwrap();
+    let (text, id): (String, i64) = sqlx::query_as(sql(&format!(
+        "SELECT \"{schema}\".ulid_flake_to_prefixed_text(14246757444195114, 'user'), \
+         \"{schema}\".ulid_flake_from_prefixed_text('user_00cmxb6tak4sa', 'user')"
+    )))
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(
+        (text.as_str(), id),
+        ("user_00CMXB6TAK4SA", 14_246_757_444_195_114)
+    );
+    conn.close().await.unwrap();
 }
 
 /// The migrators, built at run time, are the ones `sqlx::migrate!` builds from the
