@@ -56,7 +56,10 @@ pub fn matches_canonical(bytes: &[u8]) -> bool {
 /// `UlidFlake::parse_ascii` documents (length, then the first bad byte, then the range).
 fn expected_parse(bytes: &[u8]) -> Result<u64, Error> {
     if bytes.len() != ENCODED_LEN {
-        return Err(Error::InvalidLength { found: bytes.len() });
+        return Err(Error::InvalidLength {
+            found: bytes.len(),
+            prefix: "",
+        });
     }
     let mut value: u128 = 0;
     for (index, &byte) in bytes.iter().enumerate() {

@@ -319,7 +319,10 @@ mod tests {
         );
         assert_eq!(
             parse(b"17086945199879572", Form::Base32),
-            Err(InputError::Id(Error::InvalidLength { found: 17 }))
+            Err(InputError::Id(Error::InvalidLength {
+                found: 17,
+                prefix: ""
+            }))
         );
         assert_eq!(
             parse(b"0x1", Form::Integer),
@@ -379,7 +382,10 @@ mod tests {
         );
         assert_eq!(
             auto(""),
-            Err(InputError::Id(Error::InvalidLength { found: 0 }))
+            Err(InputError::Id(Error::InvalidLength {
+                found: 0,
+                prefix: ""
+            }))
         );
     }
 
@@ -420,7 +426,10 @@ mod tests {
         // After a prefix, Base32 only, with indexes in the whole input.
         assert_eq!(
             parse_prefixed(b"user_14246757444195114", Form::Auto, None),
-            Err(InputError::Id(Error::InvalidLength { found: 17 }))
+            Err(InputError::Id(Error::InvalidLength {
+                found: 17,
+                prefix: ""
+            }))
         );
         assert_eq!(
             parse_prefixed(b"user_00CMXB6TAK4SI", Form::Auto, None),

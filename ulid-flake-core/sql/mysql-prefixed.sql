@@ -78,10 +78,14 @@ BEGIN
         SIGNAL SQLSTATE '22018' SET MESSAGE_TEXT = message;
     END IF;
     SET rest = SUBSTRING(text_id, CHAR_LENGTH(prefix) + 2);
-    -- A bad character of the 13 is named here, at its index in the whole text (the bytes before
-    -- it are ASCII: its position in bytes is its position in characters); ulid_flake_from_text
-    -- reports the rest: the length first, as the codec checks it, then the range.
-    IF LENGTH(rest) = 13 THEN
+    -- The length of the rest, then a bad character of the 13, at its index in the whole text
+    -- (the bytes before it are ASCII: its position in bytes is its position in characters);
+    -- ulid_flake_from_text reports the range.
+    IF LENGTH(rest) <> 13 THEN
+        SET message = CONCAT('invalid length: expected 13 ASCII characters after `', prefix, '_`, found ',
+            LENGTH(rest), ' bytes');
+        SIGNAL SQLSTATE '22018' SET MESSAGE_TEXT = message;
+    ELSE
         SET bad = REGEXP_INSTR(CAST(rest AS BINARY), '[^0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz]');
         IF bad > 0 THEN
             SET message = CONCAT('invalid character ', QUOTE(SUBSTRING(rest, bad, 1)),

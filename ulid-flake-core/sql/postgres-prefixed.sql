@@ -63,10 +63,13 @@ BEGIN
             USING ERRCODE = 'invalid_text_representation';
     END IF;
     rest := substr(text_id, length(prefix) + 2);
-    -- A bad character of the 13 is named here, at its index in the whole text (the characters
-    -- before it are ASCII: its index in characters is its index in bytes); ulid_flake_from_text
-    -- reports the rest: the length first, as the codec checks it, then the range.
-    IF octet_length(rest) = 13 THEN
+    -- The length of the rest, then a bad character of the 13, at its index in the whole text
+    -- (the characters before it are ASCII: its index in characters is its index in bytes);
+    -- ulid_flake_from_text reports the range.
+    IF octet_length(rest) <> 13 THEN
+        RAISE EXCEPTION 'invalid length: expected 13 ASCII characters after `%_`, found % bytes', prefix, octet_length(rest)
+            USING ERRCODE = 'invalid_text_representation';
+    ELSE
         bad := regexp_match(rest COLLATE "C", '^([0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz]*)([^0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz])');
         IF bad IS NOT NULL THEN
             RAISE EXCEPTION 'invalid character % at index %: expected a Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)',

@@ -34,10 +34,14 @@ use crate::layout::{ENCODED_LEN, MAX_EPOCH_UNIX_MS, MAX_TIMESTAMP};
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
-    /// A text form did not have exactly 13 bytes.
+    /// A text form did not have exactly 13 bytes (after the prefix and `_`, for a prefixed
+    /// type's text).
     InvalidLength {
-        /// The length of the input, in bytes.
+        /// The length of the input (after the prefix and `_`), in bytes.
         found: usize,
+        /// The prefix the 13 characters follow, without the `_` (`"user"`); empty for a type
+        /// without one.
+        prefix: &'static str,
     },
     /// A text form held a byte outside the Crockford Base32 alphabet.
     InvalidCharacter {
@@ -263,10 +267,13 @@ impl fmt::Debug for Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Self::InvalidLength { found } => write!(
-                f,
-                "invalid length: expected {ENCODED_LEN} ASCII characters, found {found} bytes"
-            ),
+            Self::InvalidLength { found, prefix } => {
+                write!(f, "invalid length: expected {ENCODED_LEN} ASCII characters")?;
+                if !prefix.is_empty() {
+                    write!(f, " after `{prefix}_`")?;
+                }
+                write!(f, ", found {found} bytes")
+            }
             Self::InvalidCharacter { index, found } => {
                 f.write_str("invalid character ")?;
                 if found.is_ascii() {

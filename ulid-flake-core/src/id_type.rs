@@ -102,6 +102,7 @@ pub const fn parse_prefixed(prefix: Option<&'static str>, text: &[u8]) -> Result
             index: index + head,
             found,
         }),
+        Err(Error::InvalidLength { found, .. }) => Err(Error::InvalidLength { found, prefix }),
         result => result,
     }
 }

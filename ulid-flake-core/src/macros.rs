@@ -493,7 +493,7 @@ impl LiteralError {
         }
         message.push_str(": ");
         match error {
-            Error::InvalidLength { found } => {
+            Error::InvalidLength { found, .. } => {
                 message.push_str("invalid length: expected ");
                 message.push_u128(crate::layout::ENCODED_LEN as u128);
                 message.push_str(" ASCII characters, found ");
@@ -704,8 +704,14 @@ mod tests {
     #[test]
     fn the_message_is_the_errors_display() {
         let mut errors = alloc::vec![
-            Error::InvalidLength { found: 0 },
-            Error::InvalidLength { found: usize::MAX },
+            Error::InvalidLength {
+                found: 0,
+                prefix: ""
+            },
+            Error::InvalidLength {
+                found: usize::MAX,
+                prefix: ""
+            },
             Error::OutOfRange { found: i128::MAX },
             Error::OutOfRange { found: i128::MIN },
             Error::OutOfRange { found: 0 },

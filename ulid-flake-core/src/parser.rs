@@ -42,7 +42,7 @@ impl UlidFlake {
     /// use ulid_flake_core::{Error, UlidFlake};
     ///
     /// assert_eq!(UlidFlake::parse_str("00cmxb6tak4sa")?.to_string(), "00CMXB6TAK4SA");
-    /// assert_eq!(UlidFlake::parse_str("00CMXB6TAK4S"), Err(Error::InvalidLength { found: 12 }));
+    /// assert_eq!(UlidFlake::parse_str("00CMXB6TAK4S"), Err(Error::InvalidLength { found: 12, prefix: "" }));
     /// assert_eq!(
     ///     UlidFlake::parse_str("user_00CMXB6TAK4SA").unwrap_err().to_string(),
     ///     "wrong prefix: expected none (the bare 13 characters), found `user_`"
@@ -86,7 +86,10 @@ impl UlidFlake {
     #[inline(always)]
     pub(crate) const fn parse_bare(bytes: &[u8]) -> Result<Self, Error> {
         if bytes.len() != ENCODED_LEN {
-            return Err(Error::InvalidLength { found: bytes.len() });
+            return Err(Error::InvalidLength {
+                found: bytes.len(),
+                prefix: "",
+            });
         }
         // As an array, the indexing below needs no bounds checks.
         let Some(bytes) = bytes.first_chunk::<ENCODED_LEN>() else {
@@ -139,7 +142,10 @@ const fn length_error(bytes: &[u8]) -> Error {
     });
     match Error::wrong_prefix("", head) {
         prefixed @ Error::WrongPrefix { found_len: 1.., .. } => prefixed,
-        _ => Error::InvalidLength { found: bytes.len() },
+        _ => Error::InvalidLength {
+            found: bytes.len(),
+            prefix: "",
+        },
     }
 }
 

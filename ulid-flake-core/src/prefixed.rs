@@ -266,7 +266,8 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     ///
     /// [`Error::WrongPrefix`] when the text does not start with the prefix and `_` — for
     /// an unprefixed ID too; after the prefix, the errors of [`UlidFlake::parse_str`], with
-    /// [`Error::InvalidCharacter`]'s index counted from the start of the whole text.
+    /// [`Error::InvalidCharacter`]'s index counted from the start of the whole text and
+    /// [`Error::InvalidLength`] naming the prefix (its length is the rest's).
     ///
     /// ```
     /// use ulid_flake_core::{Error, Prefix, PrefixedId};

@@ -148,8 +148,8 @@ fn malformed_ids(prefix: &str) -> [(String, String); 8] {
         (format!("{prefix}_00CMXB6TAK4SI"), format!("invalid character 'I' at index 17: {BAD_CHARACTER}")),
         (format!("{prefix}_00CMXB6TAK4SL"), format!("invalid character 'L' at index 17: {BAD_CHARACTER}")),
         (format!("{prefix}_00CMXB6TAK4SO"), format!("invalid character 'O' at index 17: {BAD_CHARACTER}")),
-        (format!("{prefix}_00CMXB6TAK4S"), "invalid length: expected 13 ASCII characters, found 12 bytes".to_owned()),
-        (format!("{prefix}_00CMXB6TAK4SAA"), "invalid length: expected 13 ASCII characters, found 14 bytes".to_owned()),
+        (format!("{prefix}_00CMXB6TAK4S"), format!("invalid length: expected 13 ASCII characters after `{prefix}_`, found 12 bytes")),
+        (format!("{prefix}_00CMXB6TAK4SAA"), format!("invalid length: expected 13 ASCII characters after `{prefix}_`, found 14 bytes")),
         (format!("{prefix}_8000000000000"), "value out of range: expected 0..=9223372036854775807, found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)".to_owned()),
         // Unprefixed IDs are rejected: one spelling per ID.
         ("00CMXB6TAK4SA".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (no `_` in the text)")),
@@ -341,7 +341,7 @@ macro_rules! e2e_tests {
                     (r#"{"author":"user_00CMXB6TAK4SI","title":"x"}"#.to_owned(),
                      format!("{body_prefix}invalid character 'I' at index 17: {BAD_CHARACTER} at line 1 column 30")),
                     (r#"{"author":"user_00CMXB6TAK4S","title":"x"}"#.to_owned(),
-                     format!("{body_prefix}invalid length: expected 13 ASCII characters, found 12 bytes at line 1 column 29")),
+                     format!("{body_prefix}invalid length: expected 13 ASCII characters after `user_`, found 12 bytes at line 1 column 29")),
                     (r#"{"author":"00CMXB6TAK4SA","title":"x"}"#.to_owned(),
                      format!("{body_prefix}wrong prefix: expected `user_`, found none (no `_` in the text) at line 1 column 25")),
                     (r#"{"author":null,"title":"x"}"#.to_owned(),
@@ -473,11 +473,11 @@ macro_rules! e2e_tests {
                     let start = format!("{id_prefix}{}", "0".repeat(32 - id_prefix.len()));
                     let length = MAX_URI_BYTES - path.len() - id_prefix.len();
                     let target = format!("{path}{id_prefix}{}", "0".repeat(length));
-                    let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters, found {length} bytes");
+                    let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters after `{id_prefix}`, found {length} bytes");
                     assert_eq!(server.get(&target).await, (StatusCode::BAD_REQUEST, json!({ "error": error })), "{path}");
                 }
                 let start = format!("user_{}", "0".repeat(27));
-                let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters, found 33 bytes");
+                let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters after `user_`, found 33 bytes");
                 assert_eq!(server.get(&format!("/users/user_{}", "0".repeat(33))).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
             }
 

@@ -242,7 +242,13 @@ fn an_integer_stored_in_a_text_column_is_not_guessed_at() {
         "Conversion error from type Text at index: 0, invalid length: expected 13 ASCII \
          characters, found 17 bytes"
     );
-    assert_eq!(source, Error::InvalidLength { found: 17 });
+    assert_eq!(
+        source,
+        Error::InvalidLength {
+            found: 17,
+            prefix: ""
+        }
+    );
 }
 
 #[test]

@@ -162,8 +162,15 @@ fn every_error_message_says_what_was_expected_and_found() {
              253402300799999, found Unix ms 253402300800000",
         ),
         (
-            Error::InvalidLength { found: 12 },
+            Error::InvalidLength { found: 12, prefix: "" },
             "invalid length: expected 13 ASCII characters, found 12 bytes",
+        ),
+        (
+            Error::InvalidLength {
+                found: 12,
+                prefix: "user",
+            },
+            "invalid length: expected 13 ASCII characters after `user_`, found 12 bytes",
         ),
         (
             Error::InvalidCharacter {

@@ -123,7 +123,7 @@ fn rejects_integers_outside_0_to_i64_max() {
 fn rejects_text_of_the_wrong_length() {
     assert_eq!(
         "128GGYHYYK08".parse::<Id<User>>(),
-        Err(Error::InvalidLength { found: 12 })
+        Err(Error::InvalidLength { found: 12, prefix: "" })
     );
 }
 

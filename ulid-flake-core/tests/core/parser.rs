@@ -43,9 +43,9 @@ fn the_spec_rejections_fail_with_their_errors() {
                 found: b'U',
             },
         ),
-        ("00CMXB6TAK4S", Error::InvalidLength { found: 12 }),
-        ("00CMXB6TAK4SAA", Error::InvalidLength { found: 14 }),
-        ("", Error::InvalidLength { found: 0 }),
+        ("00CMXB6TAK4S", Error::InvalidLength { found: 12, prefix: "" }),
+        ("00CMXB6TAK4SAA", Error::InvalidLength { found: 14, prefix: "" }),
+        ("", Error::InvalidLength { found: 0, prefix: "" }),
         (
             "00CMXB6TAK4Si",
             Error::InvalidCharacter {
@@ -78,7 +78,7 @@ fn separators_and_white_space_are_rejected_not_trimmed() {
     );
     assert_eq!(
         UlidFlake::parse_str("00CMXB6TAK4SA\n"),
-        Err(Error::InvalidLength { found: 14 })
+        Err(Error::InvalidLength { found: 14, prefix: "" })
     );
 }
 
@@ -99,7 +99,7 @@ fn a_huge_input_fails_on_its_length_without_being_echoed() {
     // Every character invalid too: the length is checked first, before any character.
     let huge = "I".repeat(1 << 20);
     let error = UlidFlake::parse_str(&huge).unwrap_err();
-    assert_eq!(error, Error::InvalidLength { found: 1 << 20 });
+    assert_eq!(error, Error::InvalidLength { found: 1 << 20, prefix: "" });
     assert_eq!(
         error.to_string(),
         "invalid length: expected 13 ASCII characters, found 1048576 bytes"

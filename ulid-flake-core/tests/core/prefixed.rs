@@ -222,13 +222,16 @@ fn a_prefixed_id_given_to_a_type_without_a_prefix_is_said_to_have_one() {
     // After the prefix, a second one is the rest's length, as before.
     assert_eq!(
         PrefixedId::<User>::parse_str("user_post_02MWMFBHB1YJ2"),
-        Err(Error::InvalidLength { found: 18 })
+        Err(Error::InvalidLength {
+            found: 18,
+            prefix: "user"
+        })
     );
     // Only where a prefix can end, within 32 bytes: then the length, as for any text.
     let text = format!("{}_02MWMFBHB1YJ2", "a".repeat(32));
     assert_eq!(
         UlidFlake::parse_str(&text),
-        Err(Error::InvalidLength { found: 46 })
+        Err(Error::InvalidLength { found: 46, prefix: "" })
     );
     let longest = format!("{}_02MWMFBHB1YJ2", "a".repeat(31));
     assert_eq!(
@@ -264,7 +267,15 @@ fn errors_after_the_prefix_are_the_codec_s_with_whole_text_indexes() {
     );
     assert_eq!(
         parse("user_02MWMFBHB1YJ"),
-        Err(Error::InvalidLength { found: 12 })
+        Err(Error::InvalidLength {
+            found: 12,
+            prefix: "user"
+        })
+    );
+    // The length is the rest's, and the message says so.
+    assert_eq!(
+        parse("user_02MWMFBHB1YJ").unwrap_err().to_string(),
+        "invalid length: expected 13 ASCII characters after `user_`, found 12 bytes"
     );
     assert_eq!(
         parse("user_82MWMFBHB1YJ2"),
@@ -272,7 +283,13 @@ fn errors_after_the_prefix_are_the_codec_s_with_whole_text_indexes() {
             found: i128::from(8u64 << 60 | VALUE.to_u64())
         })
     );
-    assert_eq!(parse("user_"), Err(Error::InvalidLength { found: 0 }));
+    assert_eq!(
+        parse("user_"),
+        Err(Error::InvalidLength {
+            found: 0,
+            prefix: "user"
+        })
+    );
 }
 
 #[test]

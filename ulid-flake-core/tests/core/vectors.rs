@@ -59,7 +59,7 @@ fn input(case: &Value) -> Vec<u8> {
 fn is_expected(case: &Value, error: Error) -> bool {
     let expected = &case["error"];
     match (text(expected, "kind"), error) {
-        ("invalid_length", Error::InvalidLength { found }) => {
+        ("invalid_length", Error::InvalidLength { found, .. }) => {
             found as u64 == number(expected, "found")
         }
         ("invalid_character", Error::InvalidCharacter { index, found }) => {

@@ -314,7 +314,13 @@ async fn malformed_text_is_an_error_that_says_what_was_expected() {
         source.to_string(),
         "invalid length: expected 13 ASCII characters, found 11 bytes"
     );
-    assert_eq!(source, Error::InvalidLength { found: 11 });
+    assert_eq!(
+        source,
+        Error::InvalidLength {
+            found: 11,
+            prefix: ""
+        }
+    );
     // Thirteen digits are valid Base32: read as text, they are another ID than their number.
     let row = client
         .query_one("SELECT '1234567890123'::TEXT", &[])
