@@ -567,8 +567,8 @@ async fn postgres_timestamps_default_to_the_default_epoch() {
 }
 
 /// The prefixed functions find the functions they call in their own schema, whatever the
-/// caller's search_path: pg_dump and pg_restore run with an empty one while they rebuild an
-/// index or a generated column on them.
+/// caller's `search_path`: `pg_dump` and `pg_restore` run with an empty one while they
+/// rebuild an index or a generated column on them.
 #[tokio::test]
 async fn postgres_prefixed_functions_work_under_an_empty_search_path() {
     use sqlx::{Connection, Executor};
