@@ -65,6 +65,14 @@ pub(crate) enum InputError {
         /// The part up to and including the `_`, escaped.
         found: String,
     },
+    /// A prefixed input whose part after the prefix is not 13 bytes long: the library's
+    /// `Error::InvalidLength`, which names a type's prefix, where this one is the input's.
+    LengthAfterPrefix {
+        /// The input's prefix, without the `_`.
+        prefix: String,
+        /// The length of the part after the prefix and `_`, in bytes.
+        found: usize,
+    },
     /// A prefixed ID of another entity than `convert --prefix` names: writing it with that
     /// prefix would turn one entity's ID into another's.
     WrongPrefix {
@@ -113,6 +121,11 @@ impl fmt::Display for InputError {
                 "value out of range: expected 0..={}, found {}{magnitude}",
                 i64::MAX,
                 if negative { "-" } else { "" }
+            ),
+            Self::LengthAfterPrefix { ref prefix, found } => write!(
+                f,
+                "invalid length: expected {ENCODED_LEN} ASCII characters after `{prefix}_`, \
+                 found {found} bytes"
             ),
             Self::InvalidPrefix { ref found } => write!(
                 f,
@@ -221,6 +234,10 @@ pub(crate) fn parse_prefixed<'a>(
                 found,
             }))
         }
+        Err(Error::InvalidLength { found, .. }) => Err(InputError::LengthAfterPrefix {
+            prefix: prefix.to_owned(),
+            found,
+        }),
         Err(error) => Err(InputError::Id(error)),
     }
 }
@@ -426,10 +443,10 @@ mod tests {
         // After a prefix, Base32 only, with indexes in the whole input.
         assert_eq!(
             parse_prefixed(b"user_14246757444195114", Form::Auto, None),
-            Err(InputError::Id(Error::InvalidLength {
-                found: 17,
-                prefix: ""
-            }))
+            Err(InputError::LengthAfterPrefix {
+                prefix: "user".to_owned(),
+                found: 17
+            })
         );
         assert_eq!(
             parse_prefixed(b"user_00CMXB6TAK4SI", Form::Auto, None),

@@ -70,6 +70,21 @@ fn an_uppercase_prefix_is_no_prefix() {
 }
 
 #[test]
+fn a_wrong_length_after_a_prefix_names_the_prefix() {
+    // The length is the part's after the prefix, as the library counts it.
+    ulid_flake()
+        .args(["inspect", "acct2_02MWMFBHB1YJ", "user_02MWMFBHB1YJ2A"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            "argument 1: invalid length: expected 13 ASCII characters after `acct2_`, found 12 \
+             bytes\nargument 2: invalid length: expected 13 ASCII characters after `user_`, \
+             found 14 bytes\n",
+        );
+}
+
+#[test]
 fn a_prefix_over_31_characters_is_no_prefix() {
     // The core's rule, which `PrefixedId` enforces: such a text is no prefixed ID.
     let input = format!("{}_02MWMFBHB1YJ2", "a".repeat(32));
