@@ -83,6 +83,18 @@ Examples:
 With --from auto, exactly 13 characters are always Base32, even if they are all digits
 (the decimal integer of any ID made 2.6 hours or more after the epoch has more digits).";
 
+/// The examples of `sql --help`.
+const SQL_EXAMPLES: &str = "\
+Examples:
+  ulid-flake sql postgres > migrations/2026-01-01-000000_ulid_flake/up.sql
+  ulid-flake sql postgres | psql -v ON_ERROR_STOP=1 DATABASE
+  (ulid-flake sql mysql; echo '$$') | mariadb --delimiter='$$' DATABASE
+
+The same SQL as ulid-flake-sqlx's migrations and ulid-flake-diesel's create_*_functions: the
+helper functions (ulid_flake_to_text, ulid_flake_from_text, ulid_flake_to_timestamp), those
+for prefixed IDs, then the database's own generator (ulid_flake_generate) and its tables.
+Running it again replaces the functions and keeps the tables.";
+
 /// Generate, inspect and convert Ulid-Flake IDs: 64-bit, time-sortable, 13 characters of
 /// Crockford Base32.
 #[derive(Debug, Parser)]
@@ -106,6 +118,46 @@ enum Command {
     /// Convert IDs between Base32, integer and hex
     #[command(after_help = CONVERT_EXAMPLES)]
     Convert(ConvertArgs),
+    /// Print the SQL that creates the helper functions and the database's own generator, in
+    /// the order to run it: for a migration of your own
+    #[command(after_help = SQL_EXAMPLES)]
+    Sql(SqlArgs),
+}
+
+/// The options of `sql`.
+#[derive(Debug, Args)]
+struct SqlArgs {
+    /// The database the SQL is for
+    #[arg(value_enum)]
+    database: Database,
+}
+
+/// The databases `sql` writes for.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Database {
+    /// PostgreSQL
+    Postgres,
+    /// MySQL and MariaDB
+    Mysql,
+}
+
+impl Database {
+    /// The SQL, in the order the adapters run it.
+    fn sql(self) -> [&'static str; 3] {
+        use ulid_flake_core::sql;
+        match self {
+            Self::Postgres => [
+                sql::POSTGRES_FUNCTIONS,
+                sql::POSTGRES_PREFIXED_FUNCTIONS,
+                sql::POSTGRES_GENERATOR,
+            ],
+            Self::Mysql => [
+                sql::MYSQL_FUNCTIONS,
+                sql::MYSQL_PREFIXED_FUNCTIONS,
+                sql::MYSQL_GENERATOR,
+            ],
+        }
+    }
 }
 
 /// `--epoch`, of `generate` and `inspect`.
@@ -270,6 +322,12 @@ fn main() -> ExitCode {
                 output::write_prefixed_id(out, prefix, id, args.to)
             })
         }
+        Command::Sql(args) => args
+            .database
+            .sql()
+            .iter()
+            .try_for_each(|sql| writeln!(out, "{}", sql.trim_end()))
+            .map(|()| 0),
     };
     match result.and_then(|failures| out.flush().map(|()| failures)) {
         Ok(0) => ExitCode::SUCCESS,

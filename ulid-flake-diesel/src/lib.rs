@@ -132,10 +132,11 @@
 //! for keys the database makes itself (a column default on PostgreSQL, a trigger on MariaDB:
 //! [`sql`'s docs](sql#keys-made-by-the-database)), with its tables: `ulid_flake_leases` (the
 //! leases' table too), `ulid_flake_generators` and, on PostgreSQL, the sequence
-//! `ulid_flake_generator_state`. To manage them with `diesel migration`, copy the SQL into a
-//! migration's `up.sql`, in the order the functions run it: the files `sql/postgres.sql`,
-//! `sql/postgres-prefixed.sql` and `sql/postgres-generate.sql` of the `ulid-flake-core`
-//! package (`mysql*.sql` for MySQL/MariaDB), the same text as the [`sql`] constants.
+//! `ulid_flake_generator_state`. To manage them with `diesel migration`, write the SQL into a
+//! migration's `up.sql`: `ulid-flake sql postgres > migrations/…/up.sql` (or `mysql`; the
+//! command of `ulid-flake-cli`) prints the [`sql`] constants in the order the functions run
+//! them, as do the files `sql/postgres.sql`, `sql/postgres-prefixed.sql` and
+//! `sql/postgres-generate.sql` of the `ulid-flake-core` package, one after the other.
 //!
 //! # Your own newtypes
 //!

@@ -1,11 +1,13 @@
 //! Runs the real `ulid-flake` binary: every subcommand, every input and output form, the
-//! SPEC vectors, standard input streaming, argument errors and a closed output pipe.
+//! SPEC vectors, standard input streaming, argument errors, a closed output pipe, and the SQL
+//! it prints.
 
 mod convert;
 mod errors;
 mod generate;
 mod inspect;
 mod prefixed;
+mod sql;
 mod stdin;
 
 use assert_cmd::Command;

@@ -633,7 +633,7 @@ fn the_migrators_are_those_of_the_migration_files() {
 }
 
 /// The SQL files install through the databases' own command-line clients, as their headers
-/// say, and then convert and make keys.
+/// say, in the order `ulid-flake sql` prints them, and then convert and make keys.
 #[test]
 fn the_sql_files_install_through_the_command_line_clients() {
     use ulid_flake_test_support::lease::Server;
@@ -644,14 +644,14 @@ fn the_sql_files_install_through_the_command_line_clients() {
             Server::Postgres,
             [
                 "postgres.sql",
-                "postgres-generate.sql",
                 "postgres-prefixed.sql",
+                "postgres-generate.sql",
             ],
             "SELECT ulid_flake_install_generator('cli')",
         ),
         (
             Server::Mysql,
-            ["mysql.sql", "mysql-generate.sql", "mysql-prefixed.sql"],
+            ["mysql.sql", "mysql-prefixed.sql", "mysql-generate.sql"],
             "CALL ulid_flake_install_generator('cli', 1704067200000)",
         ),
     ];

@@ -1,0 +1,48 @@
+//! `ulid-flake sql`: the SQL of the helper functions and the database's generator, in the
+//! order the adapters run it.
+
+use ulid_flake_core::sql;
+
+use super::{stdout_of, ulid_flake};
+
+#[test]
+fn sql_prints_each_database_s_sql_in_install_order() {
+    for (database, parts) in [
+        (
+            "postgres",
+            [
+                sql::POSTGRES_FUNCTIONS,
+                sql::POSTGRES_PREFIXED_FUNCTIONS,
+                sql::POSTGRES_GENERATOR,
+            ],
+        ),
+        (
+            "mysql",
+            [
+                sql::MYSQL_FUNCTIONS,
+                sql::MYSQL_PREFIXED_FUNCTIONS,
+                sql::MYSQL_GENERATOR,
+            ],
+        ),
+    ] {
+        let expected: String = parts
+            .iter()
+            .map(|part| format!("{}\n", part.trim_end()))
+            .collect();
+        assert_eq!(stdout_of(&["sql", database]), expected, "{database}");
+    }
+}
+
+#[test]
+fn sql_names_the_databases_it_knows() {
+    ulid_flake()
+        .args(["sql", "sqlite"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "invalid value 'sqlite' for '<DATABASE>'",
+        ))
+        .stderr(predicates::str::contains(
+            "[possible values: postgres, mysql]",
+        ));
+}
