@@ -234,10 +234,14 @@ pub(crate) fn parse_prefixed<'a>(
                 found,
             }))
         }
-        Err(Error::InvalidLength { found, .. }) => Err(InputError::LengthAfterPrefix {
-            prefix: prefix.to_owned(),
-            found,
-        }),
+        // A `_` in the rest is no second prefix but part of a rest of the wrong length, as
+        // the library reads it (`user__00CMXB6TAK4SA`: 14 bytes after `user_`).
+        Err(Error::InvalidLength { .. } | Error::WrongPrefix { .. }) => {
+            Err(InputError::LengthAfterPrefix {
+                prefix: prefix.to_owned(),
+                found: rest.len(),
+            })
+        }
         Err(error) => Err(InputError::Id(error)),
     }
 }

@@ -1,4 +1,5 @@
-//! `ulid-flake`: generate, inspect and convert Ulid-Flake IDs from the command line.
+//! `ulid-flake`: generate, inspect and convert Ulid-Flake IDs from the command line, and print
+//! the SQL of the database helper functions.
 //!
 //! A Ulid-Flake is a 64-bit, time-sortable ID: 43 bits of milliseconds since an epoch above
 //! 20 bits of randomness (or 15 bits and a 5-bit scalability id), written as 13 characters of
@@ -35,6 +36,7 @@ Examples:
   ulid-flake generate --prefix user                 user_00F5PEXFDQCGR, for a PrefixedId<User>
   ulid-flake convert 00F5MFHSEYXCM --to hex         0x3CB47C72EF7594
   ulid-flake generate -n 5 | ulid-flake convert --to integer
+  ulid-flake sql postgres > up.sql                  The SQL helper functions, for a migration
 
 Exit status: 0 on success, 1 if an input was invalid or on an I/O error, 2 for bad arguments.";
 
@@ -90,13 +92,15 @@ Examples:
   ulid-flake sql postgres | psql -v ON_ERROR_STOP=1 DATABASE
   (ulid-flake sql mysql; echo '$$') | mariadb --delimiter='$$' DATABASE
 
-The same SQL as ulid-flake-sqlx's migrations and ulid-flake-diesel's create_*_functions: the
-helper functions (ulid_flake_to_text, ulid_flake_from_text, ulid_flake_to_timestamp), those
-for prefixed IDs, then the database's own generator (ulid_flake_generate) and its tables.
-Running it again replaces the functions and keeps the tables.";
+The same SQL as ulid-flake-sqlx's migrations and ulid-flake-diesel's create_*_functions, in
+the latter's order: the helper functions (ulid_flake_to_text, ulid_flake_from_text,
+ulid_flake_to_timestamp), those for prefixed IDs, then the database's own generator
+(ulid_flake_generate) and its tables. Running it again replaces the functions and keeps the
+tables. The generator's part of `sql mysql` is MariaDB's (10.10 or later): MySQL 8 runs the
+helper functions but not the generator.";
 
 /// Generate, inspect and convert Ulid-Flake IDs: 64-bit, time-sortable, 13 characters of
-/// Crockford Base32.
+/// Crockford Base32; print the SQL of the database helper functions.
 #[derive(Debug, Parser)]
 #[command(name = "ulid-flake", version, after_help = EXAMPLES)]
 struct Cli {
@@ -119,7 +123,7 @@ enum Command {
     #[command(after_help = CONVERT_EXAMPLES)]
     Convert(ConvertArgs),
     /// Print the SQL that creates the helper functions and the database's own generator, in
-    /// the order to run it: for a migration of your own
+    /// the order ulid-flake-diesel runs it: for a migration of your own
     #[command(after_help = SQL_EXAMPLES)]
     Sql(SqlArgs),
 }
@@ -137,12 +141,12 @@ struct SqlArgs {
 enum Database {
     /// PostgreSQL
     Postgres,
-    /// MySQL and MariaDB
+    /// MariaDB (the helper functions also on MySQL; the generator MariaDB's alone)
     Mysql,
 }
 
 impl Database {
-    /// The SQL, in the order the adapters run it.
+    /// The SQL, in the order `ulid-flake-diesel`'s `create_*_functions` runs it.
     fn sql(self) -> [&'static str; 3] {
         use ulid_flake_core::sql;
         match self {

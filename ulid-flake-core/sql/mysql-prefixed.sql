@@ -11,8 +11,8 @@
 -- these call): the prefix must be a valid one (a lowercase ASCII letter, then up to 30
 -- lowercase letters and digits); the text must start with it and `_`, case-sensitive, or it is
 -- the wrong prefix, named up to its first `_`; the 13 characters after it are checked as
--- ulid_flake_from_text checks them, a bad character's index counting from the start of the
--- whole text. Bad input raises SQLSTATE 22003, 22018 or 22023.
+-- ulid_flake_from_text checks them, but a wrong length names the prefix and a bad character's
+-- index counts from the start of the whole text. Bad input raises SQLSTATE 22003, 22018 or 22023.
 --
 -- Installed by the Rust adapters as one multi-statement query. With the command-line client,
 -- give it a delimiter no statement holds, so that it does not cut the bodies at their ';':

@@ -11,8 +11,8 @@
 -- these call): the prefix must be a valid one (a lowercase ASCII letter, then up to 30
 -- lowercase letters and digits); the text must start with it and `_`, case-sensitive, or it is
 -- the wrong prefix, named up to its first `_`; the 13 characters after it are checked as
--- ulid_flake_from_text checks them, a bad character's index counting from the start of the
--- whole text.
+-- ulid_flake_from_text checks them, but a wrong length names the prefix and a bad character's
+-- index counts from the start of the whole text.
 --
 -- Installed by the Rust adapters; with the command-line client: psql -v ON_ERROR_STOP=1 -f FILE
 

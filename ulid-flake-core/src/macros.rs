@@ -262,7 +262,8 @@ macro_rules! newtype {
             /// # Errors
             ///
             /// As `UlidFlake::parse_str`, and `Error::WrongPrefix` for a prefixed key's text
-            /// without its prefix.
+            /// without its prefix; after a prefix, `Error::InvalidLength` names it and
+            /// `Error::InvalidCharacter`'s index counts from the start of the whole text.
             pub const fn parse_str(text: &str) -> ::core::result::Result<Self, $crate::Error> {
                 Self::parse_ascii(text.as_bytes())
             }
@@ -493,10 +494,16 @@ impl LiteralError {
         }
         message.push_str(": ");
         match error {
-            Error::InvalidLength { found, .. } => {
+            Error::InvalidLength { found, prefix } => {
                 message.push_str("invalid length: expected ");
                 message.push_u128(crate::layout::ENCODED_LEN as u128);
-                message.push_str(" ASCII characters, found ");
+                message.push_str(" ASCII characters");
+                if !prefix.is_empty() {
+                    message.push_str(" after `");
+                    message.push_str(prefix);
+                    message.push_str("_`");
+                }
+                message.push_str(", found ");
                 message.push_u128(found as u128);
                 message.push_str(" bytes");
             }
@@ -711,6 +718,10 @@ mod tests {
             Error::InvalidLength {
                 found: usize::MAX,
                 prefix: ""
+            },
+            Error::InvalidLength {
+                found: 12,
+                prefix: "user"
             },
             Error::OutOfRange { found: i128::MAX },
             Error::OutOfRange { found: i128::MIN },

@@ -71,16 +71,23 @@ fn an_uppercase_prefix_is_no_prefix() {
 
 #[test]
 fn a_wrong_length_after_a_prefix_names_the_prefix() {
-    // The length is the part's after the prefix, as the library counts it.
+    // The length is the part's after the prefix, as the library counts it: a `_` in that
+    // part is no second prefix (the test vectors' `user__00CMXB6TAK4SA`).
     ulid_flake()
-        .args(["inspect", "acct2_02MWMFBHB1YJ", "user_02MWMFBHB1YJ2A"])
+        .args([
+            "inspect",
+            "acct2_02MWMFBHB1YJ",
+            "user_02MWMFBHB1YJ2A",
+            "user__00CMXB6TAK4SA",
+        ])
         .assert()
         .code(1)
         .stdout("")
         .stderr(
             "argument 1: invalid length: expected 13 ASCII characters after `acct2_`, found 12 \
              bytes\nargument 2: invalid length: expected 13 ASCII characters after `user_`, \
-             found 14 bytes\n",
+             found 14 bytes\nargument 3: invalid length: expected 13 ASCII characters after \
+             `user_`, found 14 bytes\n",
         );
 }
 
