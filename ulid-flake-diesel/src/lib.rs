@@ -131,8 +131,8 @@
 //! builder. They also create the database's own generator, `ulid_flake_generate(namespace)`,
 //! for keys the database makes itself (a column default on PostgreSQL, a trigger on MariaDB:
 //! [`sql`'s docs](sql#keys-made-by-the-database)), with its tables: `ulid_flake_leases` (the
-//! leases' table too), `ulid_flake_generators` and, on PostgreSQL, the sequence
-//! `ulid_flake_generator_state`. To manage them with `diesel migration`, write the SQL into a
+//! leases' table too), `ulid_flake_generators` and `ulid_flake_generator_state` (a sequence
+//! on PostgreSQL, a table on MariaDB). To manage them with `diesel migration`, write the SQL into a
 //! migration's `up.sql`: `ulid-flake sql postgres > migrations/…/up.sql` (or `mysql`; the
 //! command of `ulid-flake-cli`) prints the [`sql`] constants in the order the functions run
 //! them, as do the files `sql/postgres.sql`, `sql/postgres-prefixed.sql` and
