@@ -146,20 +146,11 @@ enum Database {
 }
 
 impl Database {
-    /// The SQL, in the order `ulid-flake-diesel`'s `create_*_functions` runs it.
+    /// The SQL, in the order to run it.
     fn sql(self) -> [&'static str; 3] {
-        use ulid_flake_core::sql;
         match self {
-            Self::Postgres => [
-                sql::POSTGRES_FUNCTIONS,
-                sql::POSTGRES_PREFIXED_FUNCTIONS,
-                sql::POSTGRES_GENERATOR,
-            ],
-            Self::Mysql => [
-                sql::MYSQL_FUNCTIONS,
-                sql::MYSQL_PREFIXED_FUNCTIONS,
-                sql::MYSQL_GENERATOR,
-            ],
+            Self::Postgres => ulid_flake_core::sql::POSTGRES_INSTALL,
+            Self::Mysql => ulid_flake_core::sql::MYSQL_INSTALL,
         }
     }
 }

@@ -178,6 +178,32 @@ pub const POSTGRES_PREFIXED_FUNCTIONS: &str = include_str!("../sql/postgres-pref
 /// ```
 pub const MYSQL_PREFIXED_FUNCTIONS: &str = include_str!("../sql/mysql-prefixed.sql");
 
+/// Everything for PostgreSQL, in the order to run it (the prefixed functions call the
+/// others): [`POSTGRES_FUNCTIONS`], [`POSTGRES_PREFIXED_FUNCTIONS`], [`POSTGRES_GENERATOR`].
+/// `ulid-flake-diesel`'s `create_postgres_functions` runs it, `ulid-flake sql postgres`
+/// prints it.
+///
+/// ```
+/// use ulid_flake_core::sql::{POSTGRES_FUNCTIONS, POSTGRES_INSTALL};
+///
+/// assert_eq!(POSTGRES_INSTALL[0], POSTGRES_FUNCTIONS);
+/// ```
+pub const POSTGRES_INSTALL: [&str; 3] = [
+    POSTGRES_FUNCTIONS,
+    POSTGRES_PREFIXED_FUNCTIONS,
+    POSTGRES_GENERATOR,
+];
+
+/// Everything for MariaDB, in the order to run it, as [`POSTGRES_INSTALL`]:
+/// [`MYSQL_FUNCTIONS`], [`MYSQL_PREFIXED_FUNCTIONS`], [`MYSQL_GENERATOR`] (MariaDB's alone).
+///
+/// ```
+/// use ulid_flake_core::sql::{MYSQL_GENERATOR, MYSQL_INSTALL};
+///
+/// assert_eq!(MYSQL_INSTALL[2], MYSQL_GENERATOR);
+/// ```
+pub const MYSQL_INSTALL: [&str; 3] = [MYSQL_FUNCTIONS, MYSQL_PREFIXED_FUNCTIONS, MYSQL_GENERATOR];
+
 /// The PostgreSQL generator, `ulid_flake_install_generator(namespace, epoch_ms DEFAULT
 /// 1704067200000)` and `ulid_flake_generate(namespace)`, with its state and the lease table
 /// ([module docs](self#keys-made-by-the-database)). Idempotent.

@@ -170,9 +170,9 @@
 //! this crate's `postgres` and `mysql` features are then needed only for what uses a
 //! synchronous connection (the `ulid_flake_to_timestamp` declarations, `create_*_functions`
 //! and the leases), since they link the C client libraries that diesel-async does without.
-//! The SQL of the helper functions is in [`sql`], for `batch_execute` on an async connection,
-//! in the order `create_postgres_functions` runs it: [`sql::POSTGRES_FUNCTIONS`],
-//! [`sql::POSTGRES_PREFIXED_FUNCTIONS`], [`sql::POSTGRES_GENERATOR`] (or the `MYSQL_` ones).
+//! The SQL of the helper functions is in [`sql`], for `batch_execute` on an async connection:
+//! each part of [`sql::POSTGRES_INSTALL`] (or [`sql::MYSQL_INSTALL`]) in turn, as
+//! `create_postgres_functions` runs them.
 //!
 //! ```no_run
 //! # use diesel::{ExpressionMethods, QueryDsl, SelectableHelper};
@@ -360,9 +360,9 @@ pub mod functions {
 /// ```
 #[cfg(feature = "postgres")]
 pub fn create_postgres_functions(conn: &mut diesel::PgConnection) -> diesel::QueryResult<()> {
-    diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_FUNCTIONS)?;
-    diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_PREFIXED_FUNCTIONS)?;
-    diesel::connection::SimpleConnection::batch_execute(conn, sql::POSTGRES_GENERATOR)
+    sql::POSTGRES_INSTALL
+        .iter()
+        .try_for_each(|sql| diesel::connection::SimpleConnection::batch_execute(conn, sql))
 }
 
 /// Creates (or replaces) the SQL helper functions in a MySQL/MariaDB database, from
@@ -382,7 +382,7 @@ pub fn create_postgres_functions(conn: &mut diesel::PgConnection) -> diesel::Que
 /// ```
 #[cfg(feature = "mysql")]
 pub fn create_mysql_functions(conn: &mut diesel::MysqlConnection) -> diesel::QueryResult<()> {
-    diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_FUNCTIONS)?;
-    diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_PREFIXED_FUNCTIONS)?;
-    diesel::connection::SimpleConnection::batch_execute(conn, sql::MYSQL_GENERATOR)
+    sql::MYSQL_INSTALL
+        .iter()
+        .try_for_each(|sql| diesel::connection::SimpleConnection::batch_execute(conn, sql))
 }

@@ -14,10 +14,9 @@ use crate::ulid_flake::UlidFlake;
 /// (JSON, TOML, query strings), the `u64` in the others (bincode, CBOR, postcard).
 pub fn serialize<I: IdType, S: Serializer>(id: I, serializer: S) -> Result<S::Ok, S::Error> {
     if serializer.is_human_readable() {
-        let mut buf = [0; MAX_PREFIXED_LEN];
-        serializer.serialize_str(id_type::encode(id, &mut buf))
+        AsText(id).serialize(serializer)
     } else {
-        serializer.serialize_u64(id.to_ulid_flake().to_u64())
+        AsInteger(id).serialize(serializer)
     }
 }
 
@@ -26,11 +25,9 @@ pub fn serialize<I: IdType, S: Serializer>(id: I, serializer: S) -> Result<S::Ok
 /// integer from the others.
 pub fn deserialize<'de, I: IdType, D: Deserializer<'de>>(deserializer: D) -> Result<I, D::Error> {
     if deserializer.is_human_readable() {
-        deserializer.deserialize_str(TextVisitor::<I>(PhantomData))
+        AsText::deserialize(deserializer).map(|AsText(id)| id)
     } else {
-        deserializer
-            .deserialize_u64(IntegerVisitor)
-            .map(I::from_ulid_flake)
+        AsInteger::deserialize(deserializer).map(|AsInteger(id)| id)
     }
 }
 
