@@ -69,7 +69,8 @@ pub const fn is_valid_prefix(prefix: &str) -> bool {
 /// reader): the prefix (without its `_`) and the rest, when `text` starts with a prefix that
 /// [`is_valid_prefix`] accepts and `_`; `None` otherwise (an unprefixed ID, say). The rest is
 /// not parsed: read it with [`UlidFlake::parse_ascii`], whose error indexes then count from
-/// `prefix.len() + 1`.
+/// `prefix.len() + 1`. The text is split at its first `_`, so a second one stays in the rest,
+/// where `parse_ascii` finds a prefix (the empty one) where none belongs.
 ///
 /// ```
 /// use ulid_flake_core::{UlidFlake, split_prefix};
@@ -80,6 +81,13 @@ pub const fn is_valid_prefix(prefix: &str) -> bool {
 /// assert_eq!(split_prefix(b"00CMXB6TAK4SA"), None);
 /// assert_eq!(split_prefix(b"User_00CMXB6TAK4SA"), None); // not a valid prefix
 /// assert_eq!(split_prefix(format!("{}_00CMXB6TAK4SA", "a".repeat(32)).as_bytes()), None);
+///
+/// let (prefix, rest) = split_prefix(b"user__00CMXB6TAK4SA").unwrap();
+/// assert_eq!((prefix, rest), ("user", &b"_00CMXB6TAK4SA"[..]));
+/// assert_eq!(
+///     UlidFlake::parse_ascii(rest).unwrap_err().to_string(),
+///     "wrong prefix: expected none (the bare 13 characters), found `_`"
+/// );
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
 pub fn split_prefix(text: &[u8]) -> Option<(&str, &[u8])> {
