@@ -262,9 +262,10 @@
 //! `ulid_flake_to_timestamp(id, epoch_ms)` (UTC; the default epoch is `1704067200000`, and
 //! PostgreSQL makes it the default argument), and two for the IDs of an entity with a
 //! prefix, `ulid_flake_to_prefixed_text(id, prefix)` and
-//! `ulid_flake_from_prefixed_text(text, prefix)` ([`sql`]'s docs). Apply them with `POSTGRES_MIGRATOR` (feature `postgres`) or
-//! `MYSQL_MIGRATOR` (feature `mysql`), or copy the files from this crate's `migrations/` directory into your
-//! own migrations.
+//! `ulid_flake_from_prefixed_text(text, prefix)` ([`sql`]'s docs). Apply them with
+//! `POSTGRES_MIGRATOR` (feature `postgres`) or `MYSQL_MIGRATOR` (feature `mysql`), first and
+//! then your own migrator with `set_ignore_missing(true)`, or copy the files from this crate's
+//! `migrations/` directory into your own migrations.
 //!
 //! ```sql
 //! SELECT ulid_flake_to_text(id), ulid_flake_to_timestamp(id), name FROM users;
@@ -359,13 +360,17 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 /// (`20261125000000`), and the functions for prefixed IDs,
 /// [`sql::POSTGRES_PREFIXED_FUNCTIONS`] (`20261128000000`), as a sqlx migrator.
 ///
-/// Run them on their own, or beside your own migrator; sqlx refuses a database with
-/// migrations it does not know, so set `set_ignore_missing(true)` on the migrator that runs
-/// second (or copy the file into your migrations directory instead).
+/// Run it on its own, or first and then your own migrator, at every start. sqlx refuses a
+/// database holding migrations that a migrator does not know: this one ignores those (yours,
+/// whatever their versions), and yours must ignore its three, with `set_ignore_missing(true)`.
+/// Your migrations may then call the functions. Or copy the three files from `migrations/`
+/// into your own directory instead (their versions and checksums are this migrator's).
 ///
 /// ```no_run
 /// # async fn example(pool: sqlx::PgPool) -> Result<(), sqlx::migrate::MigrateError> {
 /// ulid_flake_sqlx::POSTGRES_MIGRATOR.run(&pool).await?;
+/// let mut yours = sqlx::migrate::Migrator::new(std::path::Path::new("migrations")).await?;
+/// yours.set_ignore_missing(true).run(&pool).await?;
 /// # Ok(())
 /// # }
 /// ```
@@ -381,12 +386,15 @@ pub static POSTGRES_MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
 /// Migrations that create the SQL helper functions on MySQL and MariaDB,
 /// [`sql::MYSQL_FUNCTIONS`] (version `20240101000000`), the generator of MariaDB,
 /// [`sql::MYSQL_GENERATOR`] (`20261125000000`), and the functions for prefixed IDs,
-/// [`sql::MYSQL_PREFIXED_FUNCTIONS`] (`20261128000000`); see `POSTGRES_MIGRATOR` (feature `postgres`)
-/// for how to combine them with your own.
+/// [`sql::MYSQL_PREFIXED_FUNCTIONS`] (`20261128000000`). Run it on its own, or first and then
+/// your own migrator, at every start: it ignores the migrations it does not know (yours), and
+/// yours must ignore its three, with `set_ignore_missing(true)`.
 ///
 /// ```no_run
 /// # async fn example(pool: sqlx::MySqlPool) -> Result<(), sqlx::migrate::MigrateError> {
 /// ulid_flake_sqlx::MYSQL_MIGRATOR.run(&pool).await?;
+/// let mut yours = sqlx::migrate::Migrator::new(std::path::Path::new("migrations")).await?;
+/// yours.set_ignore_missing(true).run(&pool).await?;
 /// # Ok(())
 /// # }
 /// ```
@@ -403,7 +411,9 @@ pub static MYSQL_MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
 /// (version, description and checksum alike, so a database migrated by either is up to date
 /// for the other), given the files' SQL in their order, built at run time: with the macro,
 /// this crate would turn on sqlx's `macros` feature, whose build compiles every enabled
-/// database driver a second time, for the compiler.
+/// database driver a second time, for the compiler. Unlike the macro's, it ignores the
+/// migrations it does not know: it runs beside the user's own, whose applied migrations it
+/// would otherwise refuse at the next start.
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 fn migrator(sql: [&'static str; 3]) -> Migrator {
     /// The files' versions and descriptions, the same for every database.
@@ -412,7 +422,7 @@ fn migrator(sql: [&'static str; 3]) -> Migrator {
         (20261125000000, "ulid flake generate"),
         (20261128000000, "ulid flake prefixed"),
     ];
-    Migrator::with_migrations(
+    let mut migrator = Migrator::with_migrations(
         MIGRATIONS
             .into_iter()
             .zip(sql)
@@ -426,5 +436,7 @@ fn migrator(sql: [&'static str; 3]) -> Migrator {
                 )
             })
             .collect(),
-    )
+    );
+    migrator.set_ignore_missing(true);
+    migrator
 }

@@ -632,6 +632,71 @@ fn the_migrators_are_those_of_the_migration_files() {
     }
 }
 
+/// The crate's migrators run beside a user's own on one database at every start, as their docs
+/// say: the crate's first, ignoring the user's migrations (which may call its functions),
+/// then the user's with `set_ignore_missing(true)`, ignoring the crate's. Without the first
+/// ignore, the second start fails on the user's applied migrations.
+#[tokio::test]
+async fn the_migrators_run_beside_the_user_s_own_at_every_start() {
+    use sqlx::migrate::{Migrate, Migration, MigrationType, Migrator};
+    use ulid_flake_test_support::lease::Server;
+
+    async fn start_twice<DB>(server: Server, crates: &Migrator) -> Vec<i64>
+    where
+        DB: sqlx::Database,
+        DB::Connection: Migrate,
+    {
+        let migration = |version, sql| {
+            let sql = sqlx::SqlStr::from_static(sql);
+            Migration::new(version, "app".into(), MigrationType::Simple, sql, false)
+        };
+        // One version before the crate's and one after, which calls a function of its.
+        let mut yours = Migrator::with_migrations(vec![
+            migration(
+                20250101000000,
+                "CREATE TABLE app_users (id BIGINT NOT NULL PRIMARY KEY)",
+            ),
+            migration(
+                20270101000000,
+                "CREATE VIEW app_user_texts AS SELECT ulid_flake_to_text(id) AS id FROM app_users",
+            ),
+        ]);
+        yours.set_ignore_missing(true);
+        let url = server.url(&server.scratch_database());
+        let pool = sqlx::Pool::<DB>::connect(&url).await.unwrap();
+        for _start in 0..2 {
+            crates.run(&pool).await.unwrap();
+            yours.run(&pool).await.unwrap();
+        }
+        let applied = pool
+            .acquire()
+            .await
+            .unwrap()
+            .list_applied_migrations("_sqlx_migrations")
+            .await
+            .unwrap();
+        pool.close().await;
+        applied.iter().map(|migration| migration.version).collect()
+    }
+    let every = [
+        20240101000000,
+        20250101000000,
+        20261125000000,
+        20261128000000,
+        20270101000000,
+    ];
+    let postgres = &ulid_flake_sqlx::POSTGRES_MIGRATOR;
+    assert_eq!(
+        start_twice::<sqlx::Postgres>(Server::Postgres, postgres).await,
+        every
+    );
+    let mysql = &ulid_flake_sqlx::MYSQL_MIGRATOR;
+    assert_eq!(
+        start_twice::<sqlx::MySql>(Server::Mysql, mysql).await,
+        every
+    );
+}
+
 /// The SQL files install through the databases' own command-line clients, as their headers
 /// say, in the order `ulid-flake sql` prints them, and then convert and make keys.
 #[test]
