@@ -67,10 +67,11 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 Ordering::AcqRel,
                 Ordering::Acquire,
             ) {
-                Ok(_) => {
+                Ok(_) if fork::count() == begun.forks => {
                     self.remember_stored(next);
                     return Ok(UlidFlake::from_raw(next));
                 }
+                Ok(_) => return self.generate_after_fork_in_flight(read),
                 Err(actual) => actual,
             },
             // Declined: what follows (a new millisecond, or an error) is decided from the word
@@ -79,7 +80,19 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         };
         // Scalars, not the `Begun` struct: with the struct, the compiler stored its fields
         // to the stack before the swap, for the cold call; scalars go in registers.
-        self.generate_from(read, begun.gate, begun.now, begun.draw, last)
+        self.generate_from(read, begun.gate, begun.now, begun.draw, last, begun.forks)
+    }
+
+    /// [`Generator::generate_reading`] again, in a child forked during a call, after its
+    /// swap: see [`Generator::forked_in_flight`].
+    #[cold]
+    #[inline(never)]
+    fn generate_after_fork_in_flight(
+        &self,
+        read: impl Fn() -> Result<u64, Error>,
+    ) -> Result<UlidFlake, Error> {
+        self.forked_in_flight();
+        self.generate_reading(read)
     }
 
     /// The rest of [`Generator::generate_reading`]: every step of the protocol from `last`.
@@ -92,6 +105,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         now: u64,
         draw: u32,
         last: u64,
+        forks: u64,
     ) -> Result<UlidFlake, Error> {
         // The gate again, after the state word (see `Generator::observe`): the common case
         // was declined, or its swap lost, and what follows may start a millisecond.
@@ -105,6 +119,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             now,
             draw,
             last,
+            forks,
         };
         // Every turn tries the common case first: `continue_millisecond` is `next_after`
         // wherever it is `Some`, in fewer instructions, and a turn after a swap lost to another
@@ -130,13 +145,20 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         read: impl Fn() -> Result<u64, Error>,
         plan: impl FnMut(u64, u64, u64, u32) -> Result<(u64, T), Error>,
     ) -> Result<T, Error> {
-        let mut begun = self.begin(&read, || self.last.load(Ordering::Acquire))?;
-        // The gate again, after the state word (see `Generator::observe`): a batch may start
-        // a millisecond without going out of line.
-        if self.gate.load(Ordering::Acquire) != begun.gate {
-            (begun.gate, begun.now, begun.last) = self.observe(&read)?;
-        }
+        let begun = self.begin_observed(&read)?;
         self.settle(read, begun, plan)
+    }
+
+    /// [`Generator::begin`] from a load of the state word, then the gate again, after the
+    /// state word (see `Generator::observe`): a batch may start a millisecond without going
+    /// out of line.
+    #[inline(always)]
+    fn begin_observed(&self, read: &impl Fn() -> Result<u64, Error>) -> Result<Begun, Error> {
+        let mut begun = self.begin(read, || self.last.load(Ordering::Acquire))?;
+        if self.gate.load(Ordering::Acquire) != begun.gate {
+            (begun.gate, begun.now, begun.last) = self.observe(read)?;
+        }
+        Ok(begun)
     }
 
     /// The protocol up to the compare-and-swap; `last` gives the state word to start from.
@@ -165,6 +187,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             now,
             draw,
             last,
+            forks,
         })
     }
 
@@ -279,8 +302,9 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         Begun {
             mut gate,
             mut now,
-            draw,
+            mut draw,
             mut last,
+            mut forks,
         }: Begun,
         mut plan: impl FnMut(u64, u64, u64, u32) -> Result<(u64, T), Error>,
     ) -> Result<T, Error> {
@@ -324,9 +348,20 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 .last
                 .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
             {
-                Ok(_) => {
+                Ok(_) if fork::count() == forks => {
                     self.remember_stored(next);
                     return Ok(result);
+                }
+                Ok(_) => {
+                    self.forked_in_flight();
+                    Begun {
+                        gate,
+                        now,
+                        draw,
+                        last,
+                        forks,
+                    } = self.begin_observed(&read)?;
+                    clock_read_again = false;
                 }
                 // Another thread went first: build on its ID. Our reading is still good; if
                 // its timestamp is later, the next turn continues in its millisecond. Unless
@@ -371,6 +406,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             valid_until_unix_ms: (deadline != 0)
                 .then(|| (self.config.epoch.unix_ms() + deadline) as i64),
         }
+    }
+
+    /// In a child forked during a call on the forking thread — from a signal handler, or
+    /// inside a `Clock` or `RandomSource` — after the call's swap: the parent goes on to
+    /// issue the ID the swap stored, so the child must not. It leaves that millisecond (the
+    /// swap's ID, now in it, with it) and the call begins again, as a call that begins in a
+    /// child does. The count is compared after the swap, not only before it, so that a fork
+    /// anywhere up to the swap is seen.
+    #[cold]
+    fn forked_in_flight(&self) {
+        self.leave_inherited_millisecond(fork::count());
     }
 
     /// In a forked child: the parent goes on from the same state, so continuing its
@@ -561,11 +607,12 @@ std::thread_local! {
 }
 
 /// What a call has read when it comes to its compare-and-swap: the gate word, the clock's
-/// reading (ms since the epoch), the random draw and the last ID.
+/// reading (ms since the epoch), the random draw, the last ID and the fork count.
 #[derive(Clone, Copy)]
 pub(super) struct Begun {
     gate: u64,
     now: u64,
     draw: u32,
     last: u64,
+    forks: u64,
 }

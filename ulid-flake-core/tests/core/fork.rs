@@ -1,7 +1,9 @@
 //! A forked child must not replay its parent's randomness (SPEC §3).
 
-use ulid_flake_core::Error;
-use ulid_flake_core::generator::{Generator, RandomSource, ThreadRandom};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+use ulid_flake_core::generator::{Clock, Generator, RandomSource, ThreadRandom};
+use ulid_flake_core::{Error, UlidFlake};
 
 use crate::support::{ManualClock, at};
 
@@ -12,6 +14,7 @@ const DISJOINT: i32 = 0;
 const SHARED_AN_ID: i32 = 1;
 const PIPE_FAILED: i32 = 2;
 const CONTINUED_THE_PARENTS_MILLISECOND: i32 = 3;
+const FAILED_OTHERWISE: i32 = 4;
 
 #[test]
 fn parent_and_child_never_produce_the_same_id_after_fork() {
@@ -77,16 +80,21 @@ fn assert_parent_and_child_disjoint<R: RandomSource>(random: R) {
     // SAFETY: `bytes` is valid for its length; the pipe holds 128 bytes without blocking.
     let written = unsafe { libc::write(write_end, bytes.as_ptr().cast(), bytes.len()) };
     assert_eq!(written, bytes.len() as isize);
-    let mut status = 0;
-    // SAFETY: waiting for our own child, with a valid status pointer.
-    assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-    assert!(libc::WIFEXITED(status), "the child did not exit normally");
     assert_eq!(
-        libc::WEXITSTATUS(status),
+        exit_code_of(pid),
         DISJOINT,
         "1: the child shared an ID with its parent; 2: it could not read the pipe; \
          3: it continued the parent's millisecond"
     );
+}
+
+/// Waits for the child `pid` and returns its exit code.
+fn exit_code_of(pid: libc::pid_t) -> i32 {
+    let mut status = 0;
+    // SAFETY: waiting for our own child, with a valid status pointer.
+    assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+    assert!(libc::WIFEXITED(status), "the child did not exit normally");
+    libc::WEXITSTATUS(status)
 }
 
 /// One ID in each of the milliseconds 1 to 16.
@@ -119,5 +127,132 @@ fn child_verdict(read_end: i32, own: &[u64; IDS]) -> i32 {
         SHARED_AN_ID
     } else {
         DISJOINT
+    }
+}
+
+/// A fork in the middle of a call, on the thread that makes it (a `Clock` or `RandomSource`
+/// that forks, or a signal handler): the parent returns the call's ID, so the child must not.
+/// It finds the fork after the call's swap and leaves the millisecond; its clock still reads
+/// that one, so the call in the child fails, where it returned the parent's very ID (the
+/// single call) or IDs (the batch) before the count was checked again after the swap.
+#[test]
+fn a_fork_during_a_call_leaves_the_call_s_ids_to_the_parent() {
+    // A single call, forked while it reads the clock.
+    let generator = Generator::builder()
+        .clock(ForkingClock {
+            clock: ManualClock::new(at(0)),
+            fork: ForkPoint::default(),
+        })
+        .build()
+        .unwrap();
+    generator.try_generate().unwrap();
+    generator.clock().fork.arm();
+    let result = generator.try_generate();
+    settle_the_fork(&generator.clock().fork, || match result {
+        Err(Error::Overflow { timestamp_ms: 0 }) => DISJOINT,
+        Ok(_) => CONTINUED_THE_PARENTS_MILLISECOND,
+        Err(_) => FAILED_OTHERWISE,
+    });
+    assert!(result.is_ok(), "the parent's call: {result:?}");
+
+    // A batch, forked while it draws its increments.
+    static BATCH_FORK: ForkPoint = ForkPoint::new();
+    let generator = Generator::builder()
+        .clock(ManualClock::new(at(0)))
+        .random_source(ForkingRandom(&BATCH_FORK))
+        .build()
+        .unwrap();
+    generator.try_generate().unwrap();
+    BATCH_FORK.arm();
+    let mut ids = [UlidFlake::MIN; 100];
+    let result = generator.try_generate_batch(&mut ids);
+    settle_the_fork(&BATCH_FORK, || match result {
+        // Nor is an ID of the discarded attempt left where the caller could take it.
+        Err(Error::Overflow { timestamp_ms: 0 }) if ids == [UlidFlake::MIN; 100] => DISJOINT,
+        Ok(_) => CONTINUED_THE_PARENTS_MILLISECOND,
+        _ => FAILED_OTHERWISE,
+    });
+    assert!(matches!(result, Ok(1..)), "the parent's batch: {result:?}");
+}
+
+/// Forks once, where a call reaches [`ForkPoint::fork_if_armed`], after [`ForkPoint::arm`].
+struct ForkPoint {
+    armed: AtomicBool,
+    /// The child's pid in the parent, 0 in the child, -1 before the fork.
+    pid: AtomicI32,
+}
+
+impl ForkPoint {
+    const fn new() -> Self {
+        Self {
+            armed: AtomicBool::new(false),
+            pid: AtomicI32::new(-1),
+        }
+    }
+
+    fn arm(&self) {
+        self.armed.store(true, Ordering::SeqCst);
+    }
+
+    fn fork_if_armed(&self) {
+        if self.armed.swap(false, Ordering::SeqCst) {
+            // SAFETY: the child finishes the call it forked in (atomics, thread-locals, a
+            // getrandom call) and exits with _exit in `settle_the_fork`; it returns to no
+            // test harness code.
+            let pid = unsafe { libc::fork() };
+            assert!(pid >= 0, "fork failed");
+            self.pid.store(pid, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Default for ForkPoint {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// In the child, exits with `verdict`'s code; in the parent, waits for the child and checks
+/// that its call did not continue the parent's millisecond.
+fn settle_the_fork(fork: &ForkPoint, verdict: impl FnOnce() -> i32) {
+    match fork.pid.load(Ordering::SeqCst) {
+        // SAFETY: `_exit` ends the child without running the parent's destructors.
+        0 => unsafe { libc::_exit(verdict()) },
+        pid => {
+            assert!(pid > 0, "the call did not reach the fork");
+            assert_eq!(
+                exit_code_of(pid),
+                DISJOINT,
+                "3: the child's call returned an ID of the parent's millisecond; 4: it failed \
+                 otherwise"
+            );
+        }
+    }
+}
+
+/// A clock at a set millisecond that forks, once armed, while a call reads it.
+struct ForkingClock {
+    clock: ManualClock,
+    fork: ForkPoint,
+}
+
+impl Clock for ForkingClock {
+    fn unix_ms(&self) -> i64 {
+        self.fork.fork_if_armed();
+        self.clock.unix_ms()
+    }
+}
+
+/// The thread's randomness, whose bulk draw (a batch's) forks once armed.
+struct ForkingRandom(&'static ForkPoint);
+
+impl RandomSource for ForkingRandom {
+    fn next_u32(&self) -> u32 {
+        ThreadRandom.next_u32()
+    }
+
+    fn fill_bytes(&self, dest: &mut [u8]) {
+        self.0.fork_if_armed();
+        ThreadRandom.fill_bytes(dest);
     }
 }
