@@ -136,7 +136,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     }
 
     /// The protocol of every call, single or batch: one random draw, the fork check, the lease
-    /// gate, one clock reading and one compare-and-swap of the state word. `plan` works out,
+    /// gate, one clock reading, one compare-and-swap of the state word and the fork check
+    /// again. `plan` works out,
     /// from the last ID, the reading and the gate word, the new last ID and the call's result;
     /// it runs again when another thread went first.
     #[inline(always)]
