@@ -1094,6 +1094,11 @@ static INSTALLED_THREAD: std::sync::Mutex<Option<JoinHandle<()>>> = std::sync::M
 /// Returns once the release was sent (a second call waits for the first); nothing to do
 /// when no lease was installed, or it was released already.
 ///
+/// It blocks the calling thread until the lease's thread has sent the release (a round trip
+/// to the database, tried again after a failure, as [`ScalabilityIdLease::release`] says): in
+/// async code, call it from `tokio::task::spawn_blocking`, as the web example does
+/// (`examples/web-axum/src/main.rs`).
+///
 /// # Errors
 ///
 /// As [`ScalabilityIdLease::release`].
