@@ -182,9 +182,11 @@
 //! # }
 //! ```
 //!
-//! On **SQLite** a `BIGINT PRIMARY KEY` may hold `NULL` as far as the macros can tell, so the
-//! key needs `!` (`"id!: Id<Post>"`) to be read as non-null; without it, `query_as!` fails to
-//! compile because the column is an `Option` (run by `examples/sqlx-sqlite`):
+//! On **SQLite** a `BIGINT PRIMARY KEY` may hold `NULL`: SQLite lets any primary key but an
+//! `INTEGER` one hold it, and reading one is sqlx's "unexpected null", so declare a new
+//! table's key `NOT NULL` too. For the macros, such a plain `BIGINT PRIMARY KEY` may be `NULL`,
+//! so the key needs `!` (`"id!: Id<Post>"`) to be read as non-null; without it, `query_as!`
+//! fails to compile because the column is an `Option` (run by `examples/sqlx-sqlite`):
 //!
 //! ```no_run
 //! # #[cfg(feature = "sqlite")]
