@@ -1,10 +1,13 @@
 //! A forked child must not replay its parent's randomness (SPEC §3).
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicI32, Ordering};
 
-use ulid_flake_core::generator::{Clock, Generator, RandomSource, ThreadRandom};
+use ulid_flake_core::generator::{Clock, Generator, RandomSource, SystemClock, ThreadRandom};
+use ulid_flake_core::lease::{LeaseClock, LeaseOptions, ScalabilityIdLease};
 use ulid_flake_core::{Error, UlidFlake};
 
+use crate::lease::LocalTable;
 use crate::support::{ManualClock, at};
 
 const IDS: usize = 16;
@@ -175,9 +178,41 @@ fn a_fork_during_a_call_leaves_the_call_s_ids_to_the_parent() {
     assert!(matches!(result, Ok(1..)), "the parent's batch: {result:?}");
 }
 
-/// Forks once, where a call reaches [`ForkPoint::fork_if_armed`], after [`ForkPoint::arm`].
+/// A leased generator's call forked in the middle: the child refuses the ID (the lease is
+/// the parent's), where it returned the parent's very ID before the count was compared after
+/// the swap.
+#[test]
+fn a_fork_during_a_leased_call_issues_nothing_in_the_child() {
+    let options = LeaseOptions::new("jobs").ids(4..=4).generator(Generator::builder().clock(
+        ForkingClock {
+            clock: SystemClock,
+            fork: ForkPoint::default(),
+        },
+    ));
+    let lease = ScalabilityIdLease::acquire(LocalTable::default(), options).unwrap();
+    let generator = lease.generator();
+    generator.try_generate().unwrap();
+    generator.clock().fork.arm();
+    let result = generator.try_generate();
+    settle_the_fork(&generator.clock().fork, || match result {
+        Err(Error::LeaseNotValid {
+            scalability_id: 4, ..
+        }) => DISJOINT,
+        Ok(_) => CONTINUED_THE_PARENTS_MILLISECOND,
+        Err(_) => FAILED_OTHERWISE,
+    });
+    assert!(matches!(result, Ok(id) if id.scalability_id() == 4), "{result:?}");
+}
+
+std::thread_local! {
+    /// Whether this thread forks at the next [`ForkPoint::fork_if_armed`]: a thread-local, so
+    /// that another thread reading the same clock (a lease's) never forks.
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Forks once, where a call on the thread that called [`ForkPoint::arm`] next reaches
+/// [`ForkPoint::fork_if_armed`].
 struct ForkPoint {
-    armed: AtomicBool,
     /// The child's pid in the parent, 0 in the child, -1 before the fork.
     pid: AtomicI32,
 }
@@ -185,17 +220,16 @@ struct ForkPoint {
 impl ForkPoint {
     const fn new() -> Self {
         Self {
-            armed: AtomicBool::new(false),
             pid: AtomicI32::new(-1),
         }
     }
 
     fn arm(&self) {
-        self.armed.store(true, Ordering::SeqCst);
+        ARMED.set(true);
     }
 
     fn fork_if_armed(&self) {
-        if self.armed.swap(false, Ordering::SeqCst) {
+        if ARMED.replace(false) {
             // SAFETY: the child finishes the call it forked in (atomics, thread-locals, a
             // getrandom call) and exits with _exit in `settle_the_fork`; it returns to no
             // test harness code.
@@ -230,16 +264,22 @@ fn settle_the_fork(fork: &ForkPoint, verdict: impl FnOnce() -> i32) {
     }
 }
 
-/// A clock at a set millisecond that forks, once armed, while a call reads it.
-struct ForkingClock {
-    clock: ManualClock,
+/// A clock that forks, once armed, while a call reads it.
+struct ForkingClock<C> {
+    clock: C,
     fork: ForkPoint,
 }
 
-impl Clock for ForkingClock {
+impl<C: Clock> Clock for ForkingClock<C> {
     fn unix_ms(&self) -> i64 {
         self.fork.fork_if_armed();
         self.clock.unix_ms()
+    }
+}
+
+impl<C: LeaseClock> LeaseClock for ForkingClock<C> {
+    fn monotonic(&self) -> std::time::Duration {
+        self.clock.monotonic()
     }
 }
 
