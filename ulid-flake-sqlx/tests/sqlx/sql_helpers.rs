@@ -389,45 +389,23 @@ macro_rules! sql_helper_tests {
             #[tokio::test]
             async fn each_kind_of_error_has_its_sqlstate() {
                 let pool = migrated().await;
-                let code = |error: sqlx::Error| match error {
-                    sqlx::Error::Database(error) => error.code().unwrap().into_owned(),
-                    other => panic!("expected a database error, found {other:?}"),
-                };
                 let [text, range, prefix]: [&str; 3] = $sqlstates;
-                for input in ["00CMXB6TAK4S", "00CMXB6TAK4SI"] {
-                    let error = sqlx::query_scalar::<_, i64>($from_text)
-                        .bind(input)
-                        .fetch_one(&pool)
-                        .await
-                        .unwrap_err();
-                    assert_eq!(code(error), text, "{input}");
+                let calls = [
+                    (sqlx::query($from_text).bind("00CMXB6TAK4S"), text),
+                    (sqlx::query($from_text).bind("00CMXB6TAK4SI"), text),
+                    (sqlx::query($from_prefixed).bind("post_00CMXB6TAK4SA").bind("user"), text),
+                    (sqlx::query($from_text).bind("G000000000000"), range),
+                    (sqlx::query($to_text).bind(-1_i64), range),
+                    (sqlx::query($to_prefixed).bind(1_i64).bind("User"), prefix),
+                ];
+                for (index, (call, expected)) in calls.into_iter().enumerate() {
+                    match call.execute(&pool).await {
+                        Err(sqlx::Error::Database(error)) => {
+                            assert_eq!(error.code().as_deref(), Some(expected), "call {index}");
+                        }
+                        other => panic!("call {index}: expected a database error, found {other:?}"),
+                    }
                 }
-                let error = sqlx::query_scalar::<_, i64>($from_prefixed)
-                    .bind("post_00CMXB6TAK4SA")
-                    .bind("user")
-                    .fetch_one(&pool)
-                    .await
-                    .unwrap_err();
-                assert_eq!(code(error), text);
-                let error = sqlx::query_scalar::<_, i64>($from_text)
-                    .bind("G000000000000")
-                    .fetch_one(&pool)
-                    .await
-                    .unwrap_err();
-                assert_eq!(code(error), range);
-                let error = sqlx::query_scalar::<_, String>($to_text)
-                    .bind(-1_i64)
-                    .fetch_one(&pool)
-                    .await
-                    .unwrap_err();
-                assert_eq!(code(error), range);
-                let error = sqlx::query_scalar::<_, String>($to_prefixed)
-                    .bind(1_i64)
-                    .bind("User")
-                    .fetch_one(&pool)
-                    .await
-                    .unwrap_err();
-                assert_eq!(code(error), prefix);
             }
 
             #[tokio::test]
