@@ -166,8 +166,8 @@ for index, case in enumerate(vectors["generation"]):
 for case in sorted(departed - visited):
     failures.append(f"{case!r}: a departure for Python that no check reached")
 # The cases the file holds, as the core's tests count them: a change of the file changes this.
-if checked != 248:
-    failures.append(f"{checked} checks ran, expected 248")
+if checked != 249:
+    failures.append(f"{checked} checks ran, expected 249")
 
 if failures:
     print("\n".join(failures))

@@ -122,11 +122,14 @@ impl fmt::Display for InputError {
                 i64::MAX,
                 if negative { "-" } else { "" }
             ),
-            Self::LengthAfterPrefix { ref prefix, found } => write!(
-                f,
-                "invalid length: expected {ENCODED_LEN} ASCII characters after `{prefix}_`, \
-                 found {found} bytes"
-            ),
+            Self::LengthAfterPrefix { ref prefix, found } => {
+                let plural = if found == 1 { "" } else { "s" };
+                write!(
+                    f,
+                    "invalid length: expected {ENCODED_LEN} ASCII characters after `{prefix}_`, \
+                     found {found} byte{plural}"
+                )
+            }
             Self::InvalidPrefix { ref found } => write!(
                 f,
                 "invalid entity prefix: expected a lowercase ASCII letter, up to 30 lowercase \

@@ -83,7 +83,7 @@ BEGIN
     -- ulid_flake_from_text reports the range.
     IF LENGTH(rest) <> 13 THEN
         SET message = CONCAT('invalid length: expected 13 ASCII characters after `', prefix, '_`, found ',
-            LENGTH(rest), ' bytes');
+            LENGTH(rest), IF(LENGTH(rest) = 1, ' byte', ' bytes'));
         SIGNAL SQLSTATE '22018' SET MESSAGE_TEXT = message;
     ELSE
         SET bad = REGEXP_INSTR(CAST(rest AS BINARY), '[^0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz]');

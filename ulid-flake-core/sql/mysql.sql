@@ -56,7 +56,8 @@ BEGIN
         RETURN NULL;
     END IF;
     IF LENGTH(text_id) <> 13 THEN
-        SET message = CONCAT('invalid length: expected 13 ASCII characters, found ', LENGTH(text_id), ' bytes');
+        SET message = CONCAT('invalid length: expected 13 ASCII characters, found ', LENGTH(text_id),
+            IF(LENGTH(text_id) = 1, ' byte', ' bytes'));
         SIGNAL SQLSTATE '22018' SET MESSAGE_TEXT = message;
     END IF;
     WHILE i <= CHAR_LENGTH(text_id) DO

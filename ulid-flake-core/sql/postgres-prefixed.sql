@@ -67,7 +67,8 @@ BEGIN
     -- (the characters before it are ASCII: its index in characters is its index in bytes);
     -- ulid_flake_from_text reports the range.
     IF octet_length(rest) <> 13 THEN
-        RAISE EXCEPTION 'invalid length: expected 13 ASCII characters after `%_`, found % bytes', prefix, octet_length(rest)
+        RAISE EXCEPTION 'invalid length: expected 13 ASCII characters after `%_`, found % byte%', prefix, octet_length(rest),
+            CASE octet_length(rest) WHEN 1 THEN '' ELSE 's' END
             USING ERRCODE = 'invalid_text_representation';
     ELSE
         bad := regexp_match(rest COLLATE "C", '^([0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz]*)([^0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz])');

@@ -40,7 +40,8 @@ DECLARE
     ch text;
 BEGIN
     IF octet_length(text_id) <> 13 THEN
-        RAISE EXCEPTION 'invalid length: expected 13 ASCII characters, found % bytes', octet_length(text_id)
+        RAISE EXCEPTION 'invalid length: expected 13 ASCII characters, found % byte%', octet_length(text_id),
+            CASE octet_length(text_id) WHEN 1 THEN '' ELSE 's' END
             USING ERRCODE = 'invalid_text_representation';
     END IF;
     FOR i IN 1..char_length(text_id) LOOP

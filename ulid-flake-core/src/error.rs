@@ -272,7 +272,8 @@ impl fmt::Display for Error {
                 if !prefix.is_empty() {
                     write!(f, " after `{prefix}_`")?;
                 }
-                write!(f, ", found {found} bytes")
+                let plural = if found == 1 { "" } else { "s" };
+                write!(f, ", found {found} byte{plural}")
             }
             Self::InvalidCharacter { index, found } => {
                 f.write_str("invalid character ")?;

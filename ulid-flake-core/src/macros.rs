@@ -505,7 +505,7 @@ impl LiteralError {
                 }
                 message.push_str(", found ");
                 message.push_u128(found as u128);
-                message.push_str(" bytes");
+                message.push_str(if found == 1 { " byte" } else { " bytes" });
             }
             Error::InvalidCharacter { index, found } => {
                 message.push_str("invalid character ");
@@ -713,6 +713,10 @@ mod tests {
         let mut errors = alloc::vec![
             Error::InvalidLength {
                 found: 0,
+                prefix: ""
+            },
+            Error::InvalidLength {
+                found: 1,
                 prefix: ""
             },
             Error::InvalidLength {

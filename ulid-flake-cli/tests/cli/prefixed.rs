@@ -79,6 +79,7 @@ fn a_wrong_length_after_a_prefix_names_the_prefix() {
             "acct2_02MWMFBHB1YJ",
             "user_02MWMFBHB1YJ2A",
             "user__00CMXB6TAK4SA",
+            "user_0",
         ])
         .assert()
         .code(1)
@@ -87,7 +88,8 @@ fn a_wrong_length_after_a_prefix_names_the_prefix() {
             "argument 1: invalid length: expected 13 ASCII characters after `acct2_`, found 12 \
              bytes\nargument 2: invalid length: expected 13 ASCII characters after `user_`, \
              found 14 bytes\nargument 3: invalid length: expected 13 ASCII characters after \
-             `user_`, found 14 bytes\n",
+             `user_`, found 14 bytes\nargument 4: invalid length: expected 13 ASCII characters \
+             after `user_`, found 1 byte\n",
         );
 }
 

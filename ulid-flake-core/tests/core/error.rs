@@ -166,6 +166,10 @@ fn every_error_message_says_what_was_expected_and_found() {
             "invalid length: expected 13 ASCII characters, found 12 bytes",
         ),
         (
+            Error::InvalidLength { found: 1, prefix: "" },
+            "invalid length: expected 13 ASCII characters, found 1 byte",
+        ),
+        (
             Error::InvalidLength {
                 found: 12,
                 prefix: "user",
