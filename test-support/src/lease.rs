@@ -942,8 +942,9 @@ pub enum Refusals {
 }
 
 /// The database refusing a lease for good ends its first acquisition with the database's
-/// own message — a role with no right to create the missing lease table, then a wrong
-/// password — at once or after the acquire timeout, as `refusals` says of the adapter.
+/// own message — a role with no right to create the missing lease table, a wrong password,
+/// a missing database — at once or after the acquire timeout, as `refusals` says of the
+/// adapter.
 pub fn refusals_end_the_first_acquisition(
     server: Server,
     acquire: fn(&str, LeaseOptions) -> Result<ScalabilityIdLease, LeaseError>,
@@ -951,11 +952,12 @@ pub fn refusals_end_the_first_acquisition(
 ) {
     let database = server.scratch_database();
     // No table; on PostgreSQL (15 and later) a new role may not create one in `public`.
-    let (url, no_right, wrong_password) = match server {
+    let (url, no_right, wrong_password, no_database) = match server {
         Server::Postgres | Server::PgBouncer => (
             server.url_of_new_role(&database, "CONNECT", &format!("DATABASE {database}")),
             "permission denied for schema public",
             "password authentication failed",
+            "database \"ulid_flake_no_such_database\" does not exist",
         ),
         Server::Mysql => (
             // A right to another table, which lets the user use the database.
@@ -965,12 +967,19 @@ pub fn refusals_end_the_first_acquisition(
             },
             "CREATE command denied",
             "Access denied for user",
+            // Said of a database the user may not see, as of one that does not exist.
+            "to database 'ulid_flake_no_such_database'",
         ),
     };
     let (credentials, address) = url.rsplit_once('@').expect("user:password@");
     let (user, _) = credentials.rsplit_once(':').expect("user:password");
     let wrong = format!("{user}:wrong@{address}");
-    for (url, expected) in [(url.as_str(), no_right), (wrong.as_str(), wrong_password)] {
+    let missing = server.url("ulid_flake_no_such_database");
+    for (url, expected) in [
+        (url.as_str(), no_right),
+        (wrong.as_str(), wrong_password),
+        (missing.as_str(), no_database),
+    ] {
         let messages = refused(url, acquire, refusals);
         assert!(
             messages.contains(expected),

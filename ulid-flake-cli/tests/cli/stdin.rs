@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use super::ulid_flake;
 
 #[test]
-fn a_bad_line_in_the_middle() {
+fn a_bad_line_is_reported_with_its_number_and_the_rest_converted() {
     ulid_flake()
         .args(["convert", "--to", "integer"])
         .write_stdin("00F5MFHSEYXCM\n0x329D59B4A9932A\n00CMXB6TAK4SI\n7ZZZZZZZZZZZZ\n")

@@ -73,6 +73,10 @@ fn two_stand_alone_generators_filling_the_same_milliseconds_issue_some_of_the_sa
             }
         }
     }
+    // Each walks from a uniform start to the field's top, one ID every 128 values on average:
+    // both cover the third of the field above the higher start, so about 2^20 / 3 / 128^2 =
+    // 21 IDs a millisecond in common, 213 in ten; a simulation of that model fell outside
+    // these bounds in none of a million runs (below 80 in one run in a thousand).
     let shared = made[0].intersection(&made[1]).count();
-    assert!(shared >= 10, "{shared} IDs in common");
+    assert!((25..=600).contains(&shared), "{shared} IDs in common");
 }

@@ -40,6 +40,12 @@ fn check<M: Moment>(p: fn(&str) -> M, rfc3339: fn(M) -> String) {
         "2024-06-06T06:06:06.666Z"
     );
     assert_eq!(moment_of(UlidFlake::MAX, epoch), "2302-09-27T15:10:22.207Z");
+    // The first ID past JavaScript's safe integers (2^53 - 1): millisecond 2^33.
+    assert_eq!(parts(1 << 33, 0).to_u64(), 1 << 53);
+    assert_eq!(
+        moment_of(parts(1 << 33, 0), epoch),
+        "2024-04-09T10:05:34.592Z"
+    );
     assert_eq!(
         moment_of(UlidFlake::MAX, Epoch::UNIX),
         "2248-09-26T15:10:22.207Z"

@@ -20,7 +20,7 @@ const CONTINUED_THE_PARENTS_MILLISECOND: i32 = 3;
 const FAILED_OTHERWISE: i32 = 4;
 
 #[test]
-fn parent_and_child_never_produce_the_same_id_after_fork() {
+fn parent_and_child_draw_different_randomness_after_fork() {
     assert_parent_and_child_disjoint(ThreadRandom);
 }
 
@@ -28,7 +28,7 @@ fn parent_and_child_never_produce_the_same_id_after_fork() {
 /// source mixes the child's draws with the reseeded per-thread randomness.
 #[cfg(feature = "rand010")]
 #[test]
-fn parent_and_child_never_produce_the_same_id_after_fork_with_a_rand_rng() {
+fn parent_and_child_draw_different_randomness_after_fork_with_a_rand_rng() {
     use rand::SeedableRng;
     use ulid_flake_core::rand010::RandSource;
 

@@ -153,7 +153,9 @@ macro_rules! generator_tests {
         insert_lease: $insert_lease:literal,
         lease: $lease:path,
         truncate_refused: $truncate_refused:expr,
-        remove_reservation: $remove_reservation:expr
+        remove_reservation: $remove_reservation:expr,
+        begin_repeatable_read: $begin_repeatable_read:literal,
+        concurrent_install_sqlstate: $concurrent_install_sqlstate:literal
     ) => {
         mod $database {
             use super::*;
@@ -318,6 +320,34 @@ macro_rules! generator_tests {
                 connection.execute(sql(&format!($set_clock_offset_ms, -60_000))).await.unwrap();
                 let key = generate(&mut connection, "test_generate", "billing").await.unwrap();
                 assert!(unix_ms(key) >= before_install, "{key} stamped before the install");
+            }
+
+            /// Two installs of one namespace in explicit `REPEATABLE READ` transactions: the
+            /// later waits for the earlier, then fails (PostgreSQL: a serialization failure;
+            /// MariaDB: a duplicate key), and once rolled back its retry answers the installed
+            /// id, as README.md says.
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn concurrent_installs_in_transactions_fail_the_later_whose_retry_answers_the_id() {
+                let url = fresh_database().await;
+                let mut first = <$connection>::connect(&url).await.unwrap();
+                let mut second = <$connection>::connect(&url).await.unwrap();
+                first.execute($begin_repeatable_read).await.unwrap();
+                second.execute($begin_repeatable_read).await.unwrap();
+                let installed = install(&mut first, "billing").await;
+                let later = tokio::spawn(async move {
+                    let result = sqlx::query($install).bind("billing").execute(&mut second).await.map(drop);
+                    (second, result)
+                });
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                assert!(!later.is_finished(), "the later install did not wait for the earlier");
+                first.execute("COMMIT").await.unwrap();
+                let (mut second, result) = later.await.unwrap();
+                let sqlx::Error::Database(error) = result.unwrap_err() else {
+                    panic!("expected a database error");
+                };
+                assert_eq!(error.code().as_deref(), Some($concurrent_install_sqlstate), "{}", error.message());
+                second.execute("ROLLBACK").await.unwrap();
+                assert_eq!(install(&mut second, "billing").await, installed);
             }
 
             /// An application's lease in the namespace takes any id but the database's.
@@ -541,7 +571,9 @@ generator_tests!(
         "ALTER TABLE ulid_flake_generators DROP CONSTRAINT ulid_flake_generators_reservation",
         "ALTER TABLE ulid_flake_leases DISABLE TRIGGER ulid_flake_keep_reservation",
         "DELETE FROM ulid_flake_leases WHERE namespace = 'billing'",
-    ]
+    ],
+    begin_repeatable_read: "BEGIN ISOLATION LEVEL REPEATABLE READ",
+    concurrent_install_sqlstate: "40001"
 );
 
 generator_tests!(
@@ -587,7 +619,9 @@ generator_tests!(
         "DROP TRIGGER ulid_flake_keep_reservation_delete",
         "DELETE FROM ulid_flake_leases WHERE namespace = 'billing'",
         "SET foreign_key_checks = 1",
-    ]
+    ],
+    begin_repeatable_read: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION",
+    concurrent_install_sqlstate: "23000"
 );
 
 /// The functions look their state up in the schema they were created in: a session's

@@ -454,6 +454,27 @@ fn a_refused_renewal_closes_the_gate_at_once() {
 }
 
 #[test]
+fn a_renewal_that_finds_its_row_taken_closes_the_gate_before_the_deadline() {
+    let clock = ScriptedClock::default();
+    let table = Table::new(&clock);
+    let mut driver = driver(&clock, &table, 7..=7);
+    driver.acquire_first().unwrap();
+    clock.advance(Duration::from_millis(400));
+    // Its row handed to another holder while its deadline is 1,398 ms ahead (an operator's
+    // edit): only the renewal can tell.
+    table.state().rows[7].holder += 1;
+    assert!(generate(&driver).is_ok());
+
+    assert_eq!(driver.step().0, Outcome::Lost);
+
+    assert!(matches!(
+        generate(&driver),
+        Err(crate::error::Error::LeaseNotValid { .. })
+    ));
+    assert_eq!(driver.shared.generator.lease_gate().state().0, 0);
+}
+
+#[test]
 fn an_answer_after_the_validity_cannot_reopen_the_gate() {
     let clock = ScriptedClock::default();
     let table = Table::new(&clock);
