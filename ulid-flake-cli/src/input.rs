@@ -132,8 +132,8 @@ impl fmt::Display for InputError {
             }
             Self::InvalidPrefix { ref found } => write!(
                 f,
-                "invalid entity prefix: expected a lowercase ASCII letter, up to 30 lowercase \
-                 letters and digits and `_`, or no prefix, found `{found}`"
+                "invalid entity prefix: expected a lowercase ASCII letter, then up to 30 \
+                 lowercase letters and digits, then `_`, or no prefix, found `{found}`"
             ),
             Self::WrongPrefix {
                 ref expected,

@@ -63,7 +63,9 @@
 //!   the `BIGINT` column stay `Id<User>`'s. It is a separate type, not a mode of `Id<T>`:
 //!   stable Rust has no specialization, so a prefix inside `Id<T>` would need a bound on
 //!   every `T`, breaking every user for a feature few want. Parsing requires the prefix (an
-//!   unprefixed ID is an [`Error::WrongPrefix`]), so each ID has one spelling.
+//!   unprefixed ID is an [`Error::WrongPrefix`]), so each type has one spelling: give an
+//!   entity's key and the keys that point at it the same type (`PrefixedId<User>` in both),
+//!   or a client sees one user written two ways and cannot send back what it read.
 //! - **Names say what they count from.** An ID does not store its epoch, so
 //!   [`UlidFlake::ms_since_epoch`] is the raw field, milliseconds since whatever [`Epoch`]
 //!   made it; [`UlidFlake::unix_ms`] and [`UlidFlake::to_moment`] take the epoch and answer

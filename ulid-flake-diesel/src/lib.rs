@@ -92,6 +92,9 @@
 //! part — not as an error (`sqlite_values_of_another_storage_class_load_as_sqlite_converts_them`).
 //! Bind IDs, never their text, into these columns; a `STRICT` table refuses other values at
 //! the insert (its ID columns `INTEGER`, with `id -> BigInt` in `table!`; the same test).
+//! A key declared `INTEGER PRIMARY KEY` is the table's rowid (no second B-tree, as `BIGINT
+//! PRIMARY KEY` has), but a row inserted without it gets the largest key plus one, in
+//! silence; the workspace README's *Databases* weighs the two.
 //!
 //! # Rows made in a time window
 //!

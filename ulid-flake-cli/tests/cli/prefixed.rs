@@ -64,8 +64,8 @@ fn an_uppercase_prefix_is_no_prefix() {
         .code(1)
         .stdout("")
         .stderr(
-            "argument 1: invalid entity prefix: expected a lowercase ASCII letter, up to 30 \
-             lowercase letters and digits and `_`, or no prefix, found `User_`\n",
+            "argument 1: invalid entity prefix: expected a lowercase ASCII letter, then up to 30 \
+             lowercase letters and digits, then `_`, or no prefix, found `User_`\n",
         );
 }
 

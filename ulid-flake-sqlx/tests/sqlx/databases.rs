@@ -438,6 +438,63 @@ database_tests!(
     ["?", "?", "?"]
 );
 
+/// The two ways to declare a SQLite key, as the crates' docs weigh them: `BIGINT PRIMARY KEY
+/// NOT NULL` is a second B-tree beside the table's rowid and refuses a row without its key;
+/// `INTEGER PRIMARY KEY` is the rowid itself, and a row without its key gets the largest key
+/// plus one, in silence: an ID the generator may yet issue in that millisecond.
+#[tokio::test]
+async fn sqlite_keys_as_bigint_refuse_a_missing_id_and_as_integer_are_the_rowid() {
+    let pool = crate::support::sqlite().await;
+    for statement in [
+        "CREATE TABLE bigint_keys (id BIGINT PRIMARY KEY NOT NULL, name TEXT)",
+        "CREATE TABLE integer_keys (id INTEGER PRIMARY KEY, name TEXT)",
+    ] {
+        sqlx::query(statement).execute(&pool).await.unwrap();
+    }
+    let indexes: Vec<String> =
+        sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(indexes, ["sqlite_autoindex_bigint_keys_1"]);
+
+    let id: Id<User> = Id::generate().unwrap();
+    for table in ["bigint_keys", "integer_keys"] {
+        sqlx::query(sql(&format!(
+            "INSERT INTO {table} (id, name) VALUES (?, 'typed')"
+        )))
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+        let back: Id<User> =
+            sqlx::query_scalar(sql(&format!("SELECT id FROM {table} WHERE name = 'typed'")))
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        assert_eq!(back, id, "{table}");
+    }
+
+    let missing = sqlx::query("INSERT INTO bigint_keys (name) VALUES ('no key')")
+        .execute(&pool)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        missing.as_database_error().unwrap().message(),
+        "NOT NULL constraint failed: bigint_keys.id"
+    );
+    sqlx::query("INSERT INTO integer_keys (name) VALUES ('no key')")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let given: Id<User> = sqlx::query_scalar("SELECT id FROM integer_keys WHERE name = 'no key'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    // The largest rowid plus one: the typed row's ID, plus one.
+    assert_eq!(given.to_u64(), id.to_u64() + 1);
+}
+
 /// PostgreSQL arrays: `= ANY($1)` binds a `Vec` of IDs.
 #[tokio::test]
 async fn postgres_binds_a_vec_of_ids_to_any() {
