@@ -9,6 +9,8 @@ use core::sync::atomic::{AtomicU64, Ordering};
 #[cfg(ulid_flake_loom)]
 use loom::sync::atomic::{AtomicU64, Ordering};
 
+use core::fmt;
+
 use super::clock::{Clock, SystemClock};
 use super::config::{Config, Layout};
 use super::gate;
@@ -17,6 +19,7 @@ use super::gate;
 pub(super) const NO_SKEW: u64 = i64::MIN as u64;
 use super::random::{RandomSource, ThreadRandom};
 use crate::epoch::Epoch;
+use crate::ulid_flake::UlidFlake;
 
 /// The state word before the first ID: above every valid ID.
 pub(super) const NO_ID_YET: u64 = u64::MAX;
@@ -36,7 +39,6 @@ pub(super) const NO_ID_YET: u64 = u64::MAX;
 /// assert!(first < second);
 /// # Ok::<(), ulid_flake_core::Error>(())
 /// ```
-#[derive(Debug)]
 pub struct Generator<C = SystemClock, R = ThreadRandom> {
     /// The last ID made, or [`NO_ID_YET`]: the one word every call writes, alone on its cache
     /// line, so that the words every call only reads (gate, fork count, configuration) stay
@@ -58,6 +60,69 @@ pub struct Generator<C = SystemClock, R = ThreadRandom> {
     pub(super) config: Config,
     pub(super) clock: C,
     pub(super) random: R,
+}
+
+/// Its settings and readings, not its atomic words: the last ID as an ID, the lease gate as
+/// whether and until when it lets IDs out.
+///
+/// ```
+/// use ulid_flake_core::generator::{Clock, Generator};
+///
+/// #[derive(Debug)]
+/// struct Stopped;
+///
+/// impl Clock for Stopped {
+///     fn unix_ms(&self) -> i64 {
+///         1_704_067_200_005
+///     }
+/// }
+///
+/// let generator = Generator::builder().clock(Stopped).build()?;
+/// assert_eq!(
+///     format!("{generator:?}"),
+///     "Generator { epoch: Epoch { unix_ms: 1704067200000 }, layout: StandAlone, \
+///      entropy_bytes: 1, headroom_bits: 0, rollback_allowance_ms: 1000, last_id: None, \
+///      lease: NotLeased, clock: Stopped, random: ThreadRandom }"
+/// );
+/// let id = generator.generate()?;
+/// assert!(format!("{generator:?}").contains(&format!("last_id: Some({id:?})")));
+/// # Ok::<(), ulid_flake_core::Error>(())
+/// ```
+impl<C: fmt::Debug, R: fmt::Debug> fmt::Debug for Generator<C, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let gate = self.gate.load(Ordering::Relaxed);
+        let layout = match self.config.layout {
+            Layout::Scalable { .. } => Layout::Scalable {
+                scalability_id: gate::scalability_id(gate) as u8,
+            },
+            Layout::StandAlone => Layout::StandAlone,
+        };
+        let last_id = UlidFlake::from_u64(self.last.load(Ordering::Relaxed)).ok();
+        f.debug_struct("Generator")
+            .field("epoch", &self.config.epoch)
+            .field("layout", &layout)
+            .field("entropy_bytes", &self.config.entropy_bytes)
+            .field("headroom_bits", &self.config.headroom_bits)
+            .field("rollback_allowance_ms", &self.config.rollback_allowance_ms)
+            .field("last_id", &last_id)
+            .field("lease", &LeaseReading(gate::deadline(gate)))
+            .field("clock", &self.clock)
+            .field("random", &self.random)
+            .finish()
+    }
+}
+
+/// The lease gate's deadline, as [`Generator`]'s `Debug` shows it.
+struct LeaseReading(u64);
+
+impl fmt::Debug for LeaseReading {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            gate::UNLEASED => f.write_str("NotLeased"),
+            0 => f.write_str("Closed"),
+            deadline => write!(f, "OpenBeforeMsSinceEpoch({deadline})"),
+        }
+    }
 }
 
 /// A value aligned to, and so alone on, its own 128 bytes: two 64-byte cache lines, because

@@ -3,6 +3,7 @@
 //! clock — here the same scripted clock, so each test states exactly when things happen.
 
 use core::sync::atomic::{AtomicI64, AtomicU64};
+use std::format;
 
 use super::*;
 use crate::epoch::Epoch;
@@ -12,10 +13,10 @@ use crate::generator::Clock;
 const START_UNIX_MS: i64 = 1_704_067_200_000 + 1_000_000;
 
 /// Wall and monotonic time that only the test moves, together.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 struct ScriptedClock(Arc<ClockState>);
 
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct ClockState {
     /// Microseconds since the test started.
     elapsed_us: AtomicU64,
@@ -464,6 +465,13 @@ fn a_renewal_that_finds_its_row_taken_closes_the_gate_before_the_deadline() {
     // edit): only the renewal can tell.
     table.state().rows[7].holder += 1;
     assert!(generate(&driver).is_ok());
+    // Acquired 1,798 ms (the usable validity) into the millisecond of the start.
+    let open_before = ms_at(Duration::from_millis(1_798));
+    let debug = format!("{:?}", driver.shared.generator);
+    assert!(
+        debug.contains(&format!("lease: OpenBeforeMsSinceEpoch({open_before})")),
+        "{debug}"
+    );
 
     assert_eq!(driver.step().0, Outcome::Lost);
 
@@ -472,6 +480,8 @@ fn a_renewal_that_finds_its_row_taken_closes_the_gate_before_the_deadline() {
         Err(crate::error::Error::LeaseNotValid { .. })
     ));
     assert_eq!(driver.shared.generator.lease_gate().state().0, 0);
+    let debug = format!("{:?}", driver.shared.generator);
+    assert!(debug.contains("lease: Closed"), "{debug}");
 }
 
 #[test]
