@@ -110,9 +110,9 @@ macro_rules! ulid_flake {
 /// `prefix` and `without` may come in either order. `without` takes the features' names
 /// (`"serde"`, `"sqlx09"`, `"sqlx09-postgres"`, `"diesel2"`, `"sea-orm2"`, `"utoipa5"`,
 /// `"schemars1"`, `"postgres-types02"`, `"rusqlite"`, `"async-graphql7"`, `"arbitrary"`,
-/// `"proptest"`, `"uuid"`), whether or not the feature is on. Leaving serde out leaves the
-/// schemas and the GraphQL scalar describing the text: leave those out too when your format
-/// differs. A `#[derive(Serialize)]` on the key goes through the inner `UlidFlake` and so
+/// `"proptest"`, `"uuid"`, `"ts-rs12"`), whether or not the feature is on. Leaving serde out
+/// leaves the schemas, the GraphQL scalar and the TypeScript type describing the text: leave
+/// those out too when your format differs. A `#[derive(Serialize)]` on the key goes through the inner `UlidFlake` and so
 /// writes no prefix. Do not derive `Default`: a defaulted key would be `0000000000000`, the
 /// reason `Id<T>` has none.
 ///

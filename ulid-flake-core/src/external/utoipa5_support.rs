@@ -13,7 +13,14 @@
 //! dangles. Register such a schema, or give the parameter `UlidFlake`.
 //!
 //! A prefixed type has a schema of its own: `PrefixedId<User>` is the component
-//! `PrefixedId_User`, a prefixed `newtype!` key its own name (`OrderId`).
+//! `PrefixedId_User`, a prefixed `newtype!` key its own name (`OrderId`). A path parameter
+//! `PrefixedId<Tag>` whose component no registered schema brings in is defined by
+//! registering the type itself, `components(schemas(PrefixedId<Tag>))`
+//! (`a_path_parameter_s_component_is_defined_once_registered`). The component is named after
+//! the entity's schema name, not its prefix (utoipa composes the name): two entities both
+//! named `User` would share one component, whichever prefix came last; give one its own
+//! name, `#[schema(as = admin::User)]`, and its IDs get `PrefixedId_admin.User`
+//! (`two_entities_of_one_name_need_schema_as_to_keep_their_components_apart`).
 //!
 //! Every ID type implements utoipa's `ComposeSchema`, which the derive calls for generic
 //! types. utoipa hides that trait from its docs (`utoipa::__dev`), but it is the only way a

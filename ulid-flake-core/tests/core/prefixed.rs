@@ -432,6 +432,94 @@ mod utoipa_schema {
             json!({ "$ref": "#/components/schemas/PrefixedId_Account" })
         );
     }
+
+    /// An entity whose schema no registered type holds an ID of.
+    #[derive(ToSchema)]
+    #[allow(dead_code)]
+    struct Tag;
+
+    impl Prefix for Tag {
+        const PREFIX: &'static str = "tag";
+    }
+
+    #[utoipa::path(get, path = "/tags/{id}", params(("id" = PrefixedId<Tag>, Path)))]
+    #[allow(dead_code)]
+    fn get_tag() {}
+
+    #[derive(OpenApi)]
+    #[openapi(paths(get_tag))]
+    struct Dangling;
+
+    #[derive(OpenApi)]
+    #[openapi(paths(get_tag), components(schemas(PrefixedId<Tag>)))]
+    struct Registered;
+
+    #[test]
+    fn a_path_parameter_s_component_is_defined_once_registered() {
+        let reference = json!({ "$ref": "#/components/schemas/PrefixedId_Tag" });
+        let dangling = serde_json::to_value(Dangling::openapi()).unwrap();
+        assert_eq!(
+            dangling["paths"]["/tags/{id}"]["get"]["parameters"][0]["schema"],
+            reference
+        );
+        assert_eq!(dangling["components"]["schemas"].get("PrefixedId_Tag"), None);
+
+        let registered = serde_json::to_value(Registered::openapi()).unwrap();
+        assert_eq!(
+            registered["paths"]["/tags/{id}"]["get"]["parameters"][0]["schema"],
+            reference
+        );
+        assert_eq!(
+            registered["components"]["schemas"]["PrefixedId_Tag"]["pattern"],
+            "^tag_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$"
+        );
+    }
+
+    mod admin {
+        use super::*;
+
+        /// Another `User`: utoipa names the component after the entity's schema name.
+        #[derive(ToSchema)]
+        #[schema(as = admin::User)]
+        #[allow(dead_code)]
+        pub(super) struct User {
+            name: String,
+        }
+
+        impl Prefix for User {
+            const PREFIX: &'static str = "admin";
+        }
+    }
+
+    #[derive(ToSchema)]
+    #[allow(dead_code)]
+    struct User;
+
+    impl Prefix for User {
+        const PREFIX: &'static str = "user";
+    }
+
+    #[derive(ToSchema)]
+    #[allow(dead_code)]
+    struct Both {
+        user: PrefixedId<User>,
+        admin: PrefixedId<admin::User>,
+    }
+
+    #[derive(OpenApi)]
+    #[openapi(components(schemas(Both)))]
+    struct Entities;
+
+    #[test]
+    fn two_entities_of_one_name_need_schema_as_to_keep_their_components_apart() {
+        let document = serde_json::to_value(Entities::openapi()).unwrap();
+        let schemas = &document["components"]["schemas"];
+        let mut names: Vec<&str> = schemas.as_object().unwrap().keys().map(String::as_str).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["Both", "PrefixedId_User", "PrefixedId_admin.User"]);
+        assert_eq!(schemas["PrefixedId_User"]["pattern"], "^user_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$");
+        assert_eq!(schemas["PrefixedId_admin.User"]["pattern"], "^admin_[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$");
+    }
 }
 
 #[cfg(feature = "schemars1")]
