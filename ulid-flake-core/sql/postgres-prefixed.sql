@@ -43,6 +43,7 @@ DECLARE
     found text;
     rest text;
     bad text[];
+    cut text;
 BEGIN
     PERFORM ulid_flake_check_prefix(prefix);
     -- Byte for byte, under the C collation: no collation may call another spelling equal, in
@@ -54,10 +55,17 @@ BEGIN
             RAISE EXCEPTION 'wrong prefix: expected `%_`, found none (no `_` in the text)', prefix
                 USING ERRCODE = 'invalid_text_representation';
         END IF;
-        -- The codec keeps 16 bytes of it and counts the rest up to 65535.
+        -- The codec keeps 16 bytes of it and counts the rest up to 65535. Its ellipsis
+        -- (U+2026) exists only in a UTF-8 database (a literal one would stop the install in
+        -- LATIN1): elsewhere `...`, chosen by statements, which PL/pgSQL plans only when run.
+        IF current_setting('server_encoding') = 'UTF8' THEN
+            cut := chr(8230);
+        ELSE
+            cut := '...';
+        END IF;
         RAISE EXCEPTION 'wrong prefix: expected `%_`, found `%', prefix, CASE
-                WHEN octet_length(found) >= 65535 THEN left(found, 16) || '…` (65535 bytes or more)'
-                WHEN octet_length(found) > 16 THEN left(found, 16) || '…` (' || octet_length(found) || ' bytes)'
+                WHEN octet_length(found) >= 65535 THEN left(found, 16) || cut || '` (65535 bytes or more)'
+                WHEN octet_length(found) > 16 THEN left(found, 16) || cut || '` (' || octet_length(found) || ' bytes)'
                 ELSE found || '`'
             END
             USING ERRCODE = 'invalid_text_representation';

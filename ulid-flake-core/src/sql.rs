@@ -25,6 +25,14 @@
 //! (`postgres_prefixed_functions_work_under_an_empty_search_path`: `pg_dump` and
 //! `pg_restore` empty it while they rebuild an index on them).
 //!
+//! The messages above are a UTF-8 database's. In a database of another encoding (PostgreSQL
+//! `LATIN1` or `SQL_ASCII`, a MariaDB database of `latin1` or `ascii`) the functions install
+//! and read, write and refuse every case of the test vectors as the codec does; their
+//! messages may differ there (a cut prefix ends in `...` on PostgreSQL, and a character the
+//! encoding lacks fails before the function, in the conversion of its argument)
+//! (`postgres_in_latin1_and_sql_ascii_databases_the_functions_take_what_the_codec_takes`,
+//! `mariadb_in_latin1_and_ascii_databases_the_functions_take_what_the_codec_takes`).
+//!
 //! **Their errors' SQLSTATEs**, for a caller that tells bad input from other failures (Diesel
 //! and sqlx report them as the database's errors): on PostgreSQL `22P02`
 //! (`invalid_text_representation`) for bad text, `22003` (`numeric_value_out_of_range`) for a

@@ -737,3 +737,160 @@ fn the_sql_files_install_through_the_command_line_clients() {
         );
     }
 }
+
+/// Every valid ID and accepted spelling of the test vectors through `from` and back through
+/// `to`, and every text and prefixed text the codec refuses through `from` and
+/// `from_prefixed` (prefix `user`): the same IDs as the codec, and only errors. Returns how
+/// many were checked.
+async fn the_codec_s_verdicts<DB: sqlx::Database>(
+    connection: &mut DB::Connection,
+    [to, from, from_prefixed]: [&'static str; 3],
+) -> usize
+where
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+    DB::Arguments: sqlx::IntoArguments<DB>,
+    i64: sqlx::Type<DB> + for<'q> sqlx::Encode<'q, DB> + for<'r> sqlx::Decode<'r, DB>,
+    String: sqlx::Type<DB> + for<'q> sqlx::Encode<'q, DB> + for<'r> sqlx::Decode<'r, DB>,
+    (i64,): for<'r> sqlx::FromRow<'r, DB::Row>,
+    (String,): for<'r> sqlx::FromRow<'r, DB::Row>,
+{
+    let vectors: serde_json::Value = serde_json::from_str(VECTORS).unwrap();
+    let cases = |section: &str| vectors[section].as_array().unwrap().clone();
+    let text = |case: &serde_json::Value, field: &str| case[field].as_str().unwrap().to_owned();
+    let mut checked = 0;
+    for case in cases("valid").iter().chain(&cases("accepted")) {
+        let input = text(case, "text");
+        let parsed: i64 = sqlx::query_scalar(from)
+            .bind(input.clone())
+            .fetch_one(&mut *connection)
+            .await
+            .unwrap();
+        let id = UlidFlake::parse_str(&input).unwrap();
+        assert_eq!(parsed, id.to_i64(), "{input}");
+        let written: String = sqlx::query_scalar(to)
+            .bind(parsed)
+            .fetch_one(&mut *connection)
+            .await
+            .unwrap();
+        assert_eq!(written, id.to_string());
+        checked += 1;
+    }
+    let invalid_text = cases("invalid_text");
+    let invalid_prefixed = vectors["prefixed"]["invalid"].as_array().unwrap().clone();
+    let refused = invalid_text
+        .iter()
+        .filter_map(|case| case["input"].as_str().map(str::to_owned))
+        .map(|input| (false, input))
+        .chain(
+            invalid_prefixed
+                .iter()
+                .map(|case| text(case, "input"))
+                .chain(more_rejected_prefixed_texts())
+                .map(|input| (true, input)),
+        );
+    for (is_prefixed, input) in refused {
+        let query = if is_prefixed {
+            assert!(input.parse::<PrefixedId<User>>().is_err());
+            from_prefixed
+        } else {
+            assert!(UlidFlake::parse_str(&input).is_err());
+            from
+        };
+        let result = sqlx::query_scalar::<_, i64>(query)
+            .bind(input.clone())
+            .fetch_one(&mut *connection)
+            .await;
+        assert!(result.is_err(), "{input:.40} read as {result:?}");
+        checked += 1;
+    }
+    checked
+}
+
+/// Valid IDs, accepted spellings and refused texts of the test vectors, and the texts beyond
+/// them the codec refuses.
+const VERDICTS: usize = 19 + 23 + 9 + 14;
+
+/// In a PostgreSQL database of another encoding than UTF-8 (`LATIN1`, whose characters are
+/// single bytes, and `SQL_ASCII`, which takes any byte as it comes), the functions install,
+/// and take what the codec takes: no encoding makes another spelling an ID. (A character
+/// `LATIN1` lacks, as `А`, fails in the client's conversion, before the function.)
+#[tokio::test]
+async fn postgres_in_latin1_and_sql_ascii_databases_the_functions_take_what_the_codec_takes() {
+    use sqlx::{Connection, Executor, PgConnection};
+
+    let url = crate::support::postgres_url();
+    let (server, _) = url.rsplit_once('/').expect("a URL ends in /database");
+    for encoding in ["LATIN1", "SQL_ASCII"] {
+        let database = unique_name(&format!("ulid_flake_{}", encoding.to_lowercase()));
+        let mut admin = PgConnection::connect(&url).await.unwrap();
+        admin
+            .execute(sql(&format!(
+                "CREATE DATABASE {database} ENCODING '{encoding}' LC_COLLATE 'C' LC_CTYPE 'C' \
+                 TEMPLATE template0"
+            )))
+            .await
+            .unwrap();
+        let mut connection = PgConnection::connect(&format!("{server}/{database}"))
+            .await
+            .unwrap();
+        ulid_flake_sqlx::POSTGRES_MIGRATOR
+            .run(&mut connection)
+            .await
+            .unwrap();
+        let server_encoding: String = sqlx::query_scalar("SHOW server_encoding")
+            .fetch_one(&mut connection)
+            .await
+            .unwrap();
+        assert_eq!(server_encoding, encoding);
+        let queries = [
+            "SELECT ulid_flake_to_text($1)",
+            "SELECT ulid_flake_from_text($1)",
+            "SELECT ulid_flake_from_prefixed_text($1, 'user')",
+        ];
+        let checked = the_codec_s_verdicts::<sqlx::Postgres>(&mut connection, queries).await;
+        assert_eq!(checked, VERDICTS, "{encoding}");
+        connection.close().await.unwrap();
+        admin
+            .execute(sql(&format!("DROP DATABASE {database}")))
+            .await
+            .unwrap();
+    }
+}
+
+/// The same in MariaDB databases whose default character set is `latin1` or `ascii`.
+#[tokio::test]
+async fn mariadb_in_latin1_and_ascii_databases_the_functions_take_what_the_codec_takes() {
+    use sqlx::{Connection, Executor, MySqlConnection};
+
+    let url = crate::support::mysql_url();
+    let (server, _) = url.rsplit_once('/').expect("a URL ends in /database");
+    for charset in ["latin1", "ascii"] {
+        let database = unique_name(&format!("ulid_flake_test_{charset}"));
+        let mut admin = MySqlConnection::connect(&url).await.unwrap();
+        admin
+            .execute(sql(&format!(
+                "CREATE DATABASE {database} CHARACTER SET {charset}"
+            )))
+            .await
+            .unwrap();
+        let mut connection = MySqlConnection::connect(&format!("{server}/{database}"))
+            .await
+            .unwrap();
+        ulid_flake_sqlx::MYSQL_MIGRATOR
+            .run(&mut connection)
+            .await
+            .unwrap();
+        let queries = [
+            "SELECT ulid_flake_to_text(?)",
+            "SELECT ulid_flake_from_text(?)",
+            "SELECT ulid_flake_from_prefixed_text(?, 'user')",
+        ];
+        let checked = the_codec_s_verdicts::<sqlx::MySql>(&mut connection, queries).await;
+        assert_eq!(checked, VERDICTS, "{charset}");
+        connection.close().await.unwrap();
+        admin
+            .execute(sql(&format!("DROP DATABASE {database}")))
+            .await
+            .unwrap();
+    }
+}
