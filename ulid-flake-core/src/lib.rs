@@ -265,6 +265,19 @@
 //! );
 //! ```
 //!
+//! Two things of SeaORM's own to know:
+//! - On SQLite its schema builder declares the key `INTEGER PRIMARY KEY`, the table's rowid:
+//!   a row inserted with its key `NotSet` gets the largest key plus one from SQLite, in
+//!   silence, an ID the generator may yet issue. A table created with `id BIGINT NOT NULL
+//!   PRIMARY KEY`, as `examples/sea-orm-sqlite` does, refuses that insert
+//!   (`sqlite_a_key_left_out_is_made_up_by_the_rowid_unless_the_key_is_declared_bigint`).
+//! - Its own JSON goes through its values, not serde: `into_json` writes an ID as a JSON
+//!   number, which JavaScript cannot hold exactly, and `ActiveModel::from_json` and
+//!   `set_from_json` fill a field left out with the number 0, which an ID's serde refuses
+//!   (``invalid type: integer `0` ``), even on a model loaded from the table. Serialize
+//!   models with serde, and send every ID field
+//!   (`sea_orm_s_json_carries_ids_as_numbers_and_serde_as_text`).
+//!
 //! # Feature flags
 //!
 //! Without `std`, the value type, [`Id`], [`PrefixedId`], [`newtype!`] keys, the codec, serde,

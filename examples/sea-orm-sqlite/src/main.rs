@@ -1,6 +1,6 @@
 //! Users and posts as SeaORM entities with typed Ulid-Flake keys (`Id<User>`, `Id<Post>`),
-//! stored as `BIGINT` in an SQLite file: the tables made from the entities, rows inserted,
-//! then found by key, by foreign key, through the relation and by time window.
+//! stored as `BIGINT` in an SQLite file: the tables created, rows inserted, then found by key,
+//! by foreign key, through the relation and by time window.
 //!
 //! `cargo run -p example-sea-orm-sqlite [PATH]` (a temporary file unless `PATH` is given).
 
@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use sea_orm::{
     ActiveValue, ColumnTrait, ConnectionTrait, Database, DatabaseConnection, DbErr, EntityTrait,
-    ModelTrait, PaginatorTrait, QueryFilter, QueryOrder, Schema,
+    ModelTrait, PaginatorTrait, QueryFilter, QueryOrder,
 };
 use ulid_flake_core::{Epoch, Id};
 
@@ -78,21 +78,17 @@ mod post {
     impl ActiveModelBehavior for ActiveModel {}
 }
 
-/// Creates the tables from the entities: the keys are `BIGINT` columns.
+/// Creates the tables, keys `BIGINT NOT NULL PRIMARY KEY`. Not with SeaORM's schema builder:
+/// on SQLite it declares a key `INTEGER PRIMARY KEY`, the table's rowid, which gives a row
+/// inserted without its key the largest key plus one, in silence, where this key refuses it.
 async fn create_tables(db: &DatabaseConnection) -> Result<(), DbErr> {
-    let schema = Schema::new(db.get_database_backend());
-    db.execute(
-        &schema
-            .create_table_from_entity(user::Entity)
-            .if_not_exists()
-            .to_owned(),
+    db.execute_unprepared(
+        "CREATE TABLE IF NOT EXISTS users (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL)",
     )
     .await?;
-    db.execute(
-        &schema
-            .create_table_from_entity(post::Entity)
-            .if_not_exists()
-            .to_owned(),
+    db.execute_unprepared(
+        "CREATE TABLE IF NOT EXISTS posts (id BIGINT NOT NULL PRIMARY KEY, \
+         author BIGINT NOT NULL REFERENCES users (id), title TEXT NOT NULL)",
     )
     .await?;
     Ok(())

@@ -11,7 +11,9 @@ pub(crate) mod user {
     use ulid_flake_core::Id;
 
     /// A user, keyed by an `Id<User>`, with a nullable reference to the user who invited them.
-    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[derive(
+        Clone, Debug, PartialEq, Eq, DeriveEntityModel, serde::Serialize, serde::Deserialize,
+    )]
     #[sea_orm(table_name = "users")]
     pub(crate) struct Model {
         #[sea_orm(primary_key, auto_increment = false)]

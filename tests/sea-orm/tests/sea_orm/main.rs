@@ -357,6 +357,88 @@ database_tests!(mysql, "bigint");
 // SQLite's one integer type (64 bits): what sea-query writes for a `BigInteger`.
 database_tests!(sqlite, "INTEGER");
 
+/// On SQLite the schema builder's `INTEGER` key is the table's rowid: an insert that leaves
+/// the key out gets the largest key plus one from SQLite, in silence. A table whose key is
+/// declared `BIGINT NOT NULL PRIMARY KEY` refuses that insert.
+#[tokio::test]
+async fn sqlite_a_key_left_out_is_made_up_by_the_rowid_unless_the_key_is_declared_bigint() {
+    let db = sqlite().await;
+    let ada = UlidFlake::generate().unwrap();
+    insert_users(&db, &[user(ada, "Ada", None)]).await;
+    let left_out = user::ActiveModel {
+        id: ActiveValue::NotSet,
+        name: ActiveValue::Set("no key".into()),
+        invited_by: ActiveValue::Set(None),
+    };
+    let result = user::Entity::insert(left_out.clone())
+        .exec(&db)
+        .await
+        .unwrap();
+    assert_eq!(result.last_insert_id.to_u64(), ada.to_u64() + 1);
+
+    let path = sqlite_file("sea_orm_bigint");
+    let declared = Database::connect(format!("sqlite://{}?mode=rwc", path.display()))
+        .await
+        .unwrap();
+    declared
+        .execute_unprepared(
+            "CREATE TABLE users (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL, \
+             invited_by BIGINT)",
+        )
+        .await
+        .unwrap();
+    insert_users(&declared, &[user(ada, "Ada", None)]).await;
+    let refused = user::Entity::insert(left_out)
+        .exec(&declared)
+        .await
+        .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("NOT NULL constraint failed: users.id"),
+        "{refused}"
+    );
+    assert_eq!(all_users(&declared).await, [user(ada, "Ada", None)]);
+}
+
+/// SeaORM's own JSON goes through its values, not serde: `into_json` writes an ID as a JSON
+/// number (past 2^53: JavaScript loses its last digits), and `ActiveModel::from_json` fills a
+/// field left out with the number 0, which an ID's serde refuses. serde on the model writes
+/// the text.
+#[tokio::test]
+async fn sea_orm_s_json_carries_ids_as_numbers_and_serde_as_text() {
+    use sea_orm::ActiveModelTrait;
+
+    let db = sqlite().await;
+    let ada = UlidFlake::generate().unwrap();
+    insert_users(&db, &[user(ada, "Ada", None)]).await;
+    let model = user::Entity::find().one(&db).await.unwrap().unwrap();
+    assert_eq!(
+        serde_json::to_value(&model).unwrap(),
+        serde_json::json!({ "id": ada.to_string(), "name": "Ada", "invited_by": null })
+    );
+    let own = user::Entity::find()
+        .into_json()
+        .one(&db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(own["id"], serde_json::json!(ada.to_u64()));
+
+    let error = user::ActiveModel::from_json(serde_json::json!({ "name": "Bob" })).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "Json Error: invalid type: integer `0`, expected a Ulid-Flake as a 13-character \
+         Crockford Base32 string (not a number: IDs exceed 2^53)"
+    );
+    let mut loaded: user::ActiveModel = model.into();
+    let patch = loaded.set_from_json(serde_json::json!({ "name": "Ada L." }));
+    assert_eq!(patch.unwrap_err().to_string(), error.to_string());
+    let every_field =
+        serde_json::json!({ "id": ada.to_string(), "name": "Ada", "invited_by": null });
+    assert!(user::ActiveModel::from_json(every_field).is_ok());
+}
+
 /// Arrays: PostgreSQL's `BIGINT[]`.
 mod postgres_arrays {
     use super::*;
