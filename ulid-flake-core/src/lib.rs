@@ -274,7 +274,9 @@
 //! - Its own JSON goes through its values, not serde: `into_json` writes an ID as a JSON
 //!   number, which JavaScript cannot hold exactly, and `ActiveModel::from_json` and
 //!   `set_from_json` fill a field left out with the number 0, which an ID's serde refuses
-//!   (``invalid type: integer `0` ``), even on a model loaded from the table. Serialize
+//!   (``invalid type: integer `0` ``), even on a model loaded from the table; the 0 is
+//!   SeaORM's `ActiveModel::default_values()`, which sets every ID field to
+//!   `0000000000000`, the key `Id<T>` has no `Default` to avoid: never insert it. Serialize
 //!   models with serde, and send every ID field
 //!   (`sea_orm_s_json_carries_ids_as_numbers_and_serde_as_text`).
 //!

@@ -437,6 +437,10 @@ async fn sea_orm_s_json_carries_ids_as_numbers_and_serde_as_text() {
     let every_field =
         serde_json::json!({ "id": ada.to_string(), "name": "Ada", "invited_by": null });
     assert!(user::ActiveModel::from_json(every_field).is_ok());
+
+    // The 0 comes from SeaORM's defaults, which give every ID column the ID 0.
+    let defaults = user::ActiveModel::default_values();
+    assert_eq!(defaults.id, ActiveValue::Set(Id::from(UlidFlake::MIN)));
 }
 
 /// Arrays: PostgreSQL's `BIGINT[]`.
