@@ -10,7 +10,9 @@ use super::keystream::Keystream;
 ///
 /// The generator takes `&self`, so a source is shared by every thread that generates;
 /// [`ThreadRandom`], the default, keeps its state per thread. Tests inject a scripted source
-/// to drive the generator through every edge case.
+/// to drive the generator through every edge case. An increment of 0 is drawn again, so a
+/// source that only ever returns 0 makes a call within a millisecond spin forever: a scripted
+/// source must script nonzero increments.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU32, Ordering};
@@ -134,7 +136,9 @@ pub trait RandomSource {
 /// # Panics
 ///
 /// The first draw on a thread panics if the operating system cannot supply a seed, as
-/// `getrandom` documents for the few systems where that can happen.
+/// `getrandom` documents for the few systems where that can happen. A draw from a signal
+/// handler that interrupted a draw on the same thread panics too (the thread's stream is in
+/// use): make no IDs in a signal handler.
 ///
 /// ```
 /// use ulid_flake_core::generator::{RandomSource, ThreadRandom};

@@ -177,7 +177,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// a failed clock. Each failure has a policy that keeps IDs unique and increasing:
     ///
     /// - **The millisecond is exhausted** ([`Error::Overflow`]): it waits for the next one, as
-    ///   [`Generator::generate`] does (well under a millisecond).
+    ///   [`Generator::generate`] does (well under a millisecond; up to the rollback allowance
+    ///   when the clock stepped back within it).
     /// - **The clock moved back beyond the rollback allowance**
     ///   ([`Error::ClockMovedBackwards`]), or reads a moment before the epoch: it carries on
     ///   from the last ID's millisecond, and when that is exhausted, moves to the next one
@@ -218,13 +219,20 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             match error {
                 Error::Overflow { timestamp_ms }
                     if timestamp_ms >= crate::layout::MAX_TIMESTAMP => {}
+                // The clock at the exhausted millisecond, or behind it within the allowance
+                // (as `generate` waits): wait for the next. Taking it at once would stamp IDs
+                // ahead of the clock by as much as the load outruns it, which a successor
+                // with the same scalability id, started while the clock is behind them, would
+                // issue again.
                 Error::Overflow { timestamp_ms }
-                    if self.now().is_ok_and(|now| now >= timestamp_ms) =>
+                    if self.now().is_ok_and(|now| {
+                        now + self.config.rollback_allowance_ms >= timestamp_ms
+                    }) =>
                 {
                     self.clock.wait_until(self.unix_ms_after(timestamp_ms));
                     continue;
                 }
-                // The clock is behind the exhausted millisecond: take the next one now.
+                // The clock further behind: take the next millisecond now.
                 Error::Overflow { timestamp_ms } => {
                     floor = timestamp_ms + 1;
                     continue;

@@ -33,6 +33,26 @@ fn an_exhausted_millisecond_waits_for_the_next() {
     assert_eq!(generator.clock().waits(), [at(101)]);
 }
 
+/// A clock behind within the allowance: the exhausted millisecond is waited out, as
+/// `generate` waits, not left at once. Left at once under load, IDs ran ahead of the clock
+/// by tens of seconds (a review, 2026-11-28), which a restarted process with the same
+/// scalability id then issued again.
+#[test]
+fn a_clock_behind_within_the_allowance_waits_for_the_next_millisecond() {
+    let generator = scripted(at(50_000));
+    // The first ID at the top of the field; new_id's increment overflows it; after the wait
+    // a fresh 9.
+    generator.random_source().push(&[1_048_575, 1, 9]);
+    let first = generator.new_id();
+    generator.clock().set(at(49_500));
+
+    let next = generator.new_id();
+
+    assert_eq!(first.ms_since_epoch(), 50_000);
+    assert_eq!((next.ms_since_epoch(), next.randomness()), (50_001, 9));
+    assert_eq!(generator.clock().waits(), [at(50_001)]);
+}
+
 #[test]
 fn a_clock_far_behind_continues_from_the_last_millisecond_without_waiting() {
     let generator = scripted(at(50_000));
