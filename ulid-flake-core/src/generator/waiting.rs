@@ -226,7 +226,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 // issue again.
                 Error::Overflow { timestamp_ms }
                     if self.now().is_ok_and(|now| {
-                        now + self.config.rollback_allowance_ms >= timestamp_ms
+                        now.saturating_add(self.config.rollback_allowance_ms) >= timestamp_ms
                     }) =>
                 {
                     self.clock.wait_until(self.unix_ms_after(timestamp_ms));

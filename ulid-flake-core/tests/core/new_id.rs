@@ -53,6 +53,25 @@ fn a_clock_behind_within_the_allowance_waits_for_the_next_millisecond() {
     assert_eq!(generator.clock().waits(), [at(50_001)]);
 }
 
+/// The largest allowance (`Duration::MAX`, kept as `u64::MAX` ms) counts as any other.
+#[test]
+fn a_clock_behind_within_the_largest_allowance_waits_too() {
+    let generator = Generator::builder()
+        .clock(ManualClock::new(at(50_000)))
+        .random_source(ScriptedRandom::default())
+        .rollback_allowance(std::time::Duration::MAX)
+        .build()
+        .unwrap();
+    generator.random_source().push(&[1_048_575, 1, 9]);
+    let first = generator.new_id();
+    generator.clock().set(at(10_000));
+
+    let next = generator.new_id();
+
+    assert_eq!((first.ms_since_epoch(), next.ms_since_epoch()), (50_000, 50_001));
+    assert_eq!(generator.clock().waits(), [at(50_001)]);
+}
+
 #[test]
 fn a_clock_far_behind_continues_from_the_last_millisecond_without_waiting() {
     let generator = scripted(at(50_000));
