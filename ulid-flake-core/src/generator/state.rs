@@ -11,13 +11,13 @@ use loom::sync::atomic::{AtomicU64, Ordering};
 
 use core::fmt;
 
-use super::clock::{Clock, SystemClock};
+use super::clock::SystemClock;
 use super::config::{Config, Layout};
 use super::gate;
 
 /// `Generator::skew_ms` when the clocks were not found apart.
 pub(super) const NO_SKEW: u64 = i64::MIN as u64;
-use super::random::{RandomSource, ThreadRandom};
+use super::random::ThreadRandom;
 use crate::epoch::Epoch;
 use crate::ulid_flake::UlidFlake;
 
@@ -90,22 +90,16 @@ pub struct Generator<C = SystemClock, R = ThreadRandom> {
 /// ```
 impl<C: fmt::Debug, R: fmt::Debug> fmt::Debug for Generator<C, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let gate = self.gate.load(Ordering::Relaxed);
-        let layout = match self.config.layout {
-            Layout::Scalable { .. } => Layout::Scalable {
-                scalability_id: gate::scalability_id(gate) as u8,
-            },
-            Layout::StandAlone => Layout::StandAlone,
-        };
         let last_id = UlidFlake::from_u64(self.last.load(Ordering::Relaxed)).ok();
+        let deadline = gate::deadline(self.gate.load(Ordering::Relaxed));
         f.debug_struct("Generator")
-            .field("epoch", &self.config.epoch)
-            .field("layout", &layout)
-            .field("entropy_bytes", &self.config.entropy_bytes)
-            .field("headroom_bits", &self.config.headroom_bits)
-            .field("rollback_allowance_ms", &self.config.rollback_allowance_ms)
+            .field("epoch", &self.epoch())
+            .field("layout", &self.layout())
+            .field("entropy_bytes", &self.entropy_bytes())
+            .field("headroom_bits", &self.headroom_bits())
+            .field("rollback_allowance_ms", &self.rollback_allowance_ms())
             .field("last_id", &last_id)
-            .field("lease", &LeaseReading(gate::deadline(gate)))
+            .field("lease", &LeaseReading(deadline))
             .field("clock", &self.clock)
             .field("random", &self.random)
             .finish()
@@ -139,7 +133,8 @@ impl<T> core::ops::Deref for OwnCacheLine<T> {
     }
 }
 
-impl<C: Clock, R: RandomSource> Generator<C, R> {
+// Readings of the settings, which need nothing of the sources (so `Debug` shows them too).
+impl<C, R> Generator<C, R> {
     /// The epoch the generator counts from.
     ///
     /// ```

@@ -810,87 +810,84 @@ where
 /// them the codec refuses.
 const VERDICTS: usize = 19 + 23 + 9 + 14;
 
-/// In a PostgreSQL database of another encoding than UTF-8 (`LATIN1`, whose characters are
-/// single bytes, and `SQL_ASCII`, which takes any byte as it comes), the functions install,
-/// and take what the codec takes: no encoding makes another spelling an ID. (A character
-/// `LATIN1` lacks, as `А`, fails in the client's conversion, before the function.)
-#[tokio::test]
-async fn postgres_in_latin1_and_sql_ascii_databases_the_functions_take_what_the_codec_takes() {
-    use sqlx::{Connection, Executor, PgConnection};
+/// A test that creates a database of each of `encodings` (`create` names `{database}` and
+/// `{encoding}`), applies `migrator`, checks that `encoding_query` reads the encoding back,
+/// and runs [`the_codec_s_verdicts`] there.
+macro_rules! encodings_test {
+    (
+        $(#[$doc:meta])* $name:ident, $db:ty, $connection:ty, $url:path, $migrator:path,
+        create: $create:literal, encoding_query: $encoding_query:literal,
+        encodings: $encodings:expr, queries: $queries:expr
+    ) => {
+        $(#[$doc])*
+        #[tokio::test]
+        async fn $name() {
+            use sqlx::{Connection, Executor};
 
-    let url = crate::support::postgres_url();
-    let (server, _) = url.rsplit_once('/').expect("a URL ends in /database");
-    for encoding in ["LATIN1", "SQL_ASCII"] {
-        let database = unique_name(&format!("ulid_flake_{}", encoding.to_lowercase()));
-        let mut admin = PgConnection::connect(&url).await.unwrap();
-        admin
-            .execute(sql(&format!(
-                "CREATE DATABASE {database} ENCODING '{encoding}' LC_COLLATE 'C' LC_CTYPE 'C' \
-                 TEMPLATE template0"
-            )))
-            .await
-            .unwrap();
-        let mut connection = PgConnection::connect(&format!("{server}/{database}"))
-            .await
-            .unwrap();
-        ulid_flake_sqlx::POSTGRES_MIGRATOR
-            .run(&mut connection)
-            .await
-            .unwrap();
-        let server_encoding: String = sqlx::query_scalar("SHOW server_encoding")
-            .fetch_one(&mut connection)
-            .await
-            .unwrap();
-        assert_eq!(server_encoding, encoding);
-        let queries = [
-            "SELECT ulid_flake_to_text($1)",
-            "SELECT ulid_flake_from_text($1)",
-            "SELECT ulid_flake_from_prefixed_text($1, 'user')",
-        ];
-        let checked = the_codec_s_verdicts::<sqlx::Postgres>(&mut connection, queries).await;
-        assert_eq!(checked, VERDICTS, "{encoding}");
-        connection.close().await.unwrap();
-        admin
-            .execute(sql(&format!("DROP DATABASE {database}")))
-            .await
-            .unwrap();
-    }
+            let url = $url();
+            let (server, _) = url.rsplit_once('/').expect("a URL ends in /database");
+            for encoding in $encodings {
+                let database =
+                    unique_name(&format!("ulid_flake_test_{}", encoding.to_lowercase()));
+                let mut admin = <$connection>::connect(&url).await.unwrap();
+                let create = format!($create, database = database, encoding = encoding);
+                admin.execute(sql(&create)).await.unwrap();
+                let mut connection = <$connection>::connect(&format!("{server}/{database}"))
+                    .await
+                    .unwrap();
+                $migrator.run(&mut connection).await.unwrap();
+                let found: String = sqlx::query_scalar($encoding_query)
+                    .fetch_one(&mut connection)
+                    .await
+                    .unwrap();
+                assert_eq!(found, encoding);
+                let checked = the_codec_s_verdicts::<$db>(&mut connection, $queries).await;
+                assert_eq!(checked, VERDICTS, "{encoding}");
+                connection.close().await.unwrap();
+                admin
+                    .execute(sql(&format!("DROP DATABASE {database}")))
+                    .await
+                    .unwrap();
+            }
+        }
+    };
 }
 
-/// The same in MariaDB databases whose default character set is `latin1` or `ascii`.
-#[tokio::test]
-async fn mariadb_in_latin1_and_ascii_databases_the_functions_take_what_the_codec_takes() {
-    use sqlx::{Connection, Executor, MySqlConnection};
+encodings_test!(
+    /// In a PostgreSQL database of another encoding than UTF-8 (`LATIN1`, whose characters
+    /// are single bytes, and `SQL_ASCII`, which takes any byte as it comes), the functions
+    /// install, and take what the codec takes: no encoding makes another spelling an ID. (A
+    /// character `LATIN1` lacks, as `А`, fails in the client's conversion, before the
+    /// function.)
+    postgres_in_latin1_and_sql_ascii_databases_the_functions_take_what_the_codec_takes,
+    sqlx::Postgres,
+    sqlx::PgConnection,
+    crate::support::postgres_url,
+    ulid_flake_sqlx::POSTGRES_MIGRATOR,
+    create: "CREATE DATABASE {database} ENCODING '{encoding}' LC_COLLATE 'C' LC_CTYPE 'C' \
+             TEMPLATE template0",
+    encoding_query: "SHOW server_encoding",
+    encodings: ["LATIN1", "SQL_ASCII"],
+    queries: [
+        "SELECT ulid_flake_to_text($1)",
+        "SELECT ulid_flake_from_text($1)",
+        "SELECT ulid_flake_from_prefixed_text($1, 'user')",
+    ]
+);
 
-    let url = crate::support::mysql_url();
-    let (server, _) = url.rsplit_once('/').expect("a URL ends in /database");
-    for charset in ["latin1", "ascii"] {
-        let database = unique_name(&format!("ulid_flake_test_{charset}"));
-        let mut admin = MySqlConnection::connect(&url).await.unwrap();
-        admin
-            .execute(sql(&format!(
-                "CREATE DATABASE {database} CHARACTER SET {charset}"
-            )))
-            .await
-            .unwrap();
-        let mut connection = MySqlConnection::connect(&format!("{server}/{database}"))
-            .await
-            .unwrap();
-        ulid_flake_sqlx::MYSQL_MIGRATOR
-            .run(&mut connection)
-            .await
-            .unwrap();
-        let queries = [
-            "SELECT ulid_flake_to_text(?)",
-            "SELECT ulid_flake_from_text(?)",
-            "SELECT ulid_flake_from_prefixed_text(?, 'user')",
-        ];
-        let checked = the_codec_s_verdicts::<sqlx::MySql>(&mut connection, queries).await;
-        assert_eq!(checked, VERDICTS, "{charset}");
-        connection.close().await.unwrap();
-        admin
-            .execute(sql(&format!("DROP DATABASE {database}")))
-            .await
-            .unwrap();
-    }
-}
+encodings_test!(
+    /// The same in MariaDB databases whose default character set is `latin1` or `ascii`.
+    mariadb_in_latin1_and_ascii_databases_the_functions_take_what_the_codec_takes,
+    sqlx::MySql,
+    sqlx::MySqlConnection,
+    crate::support::mysql_url,
+    ulid_flake_sqlx::MYSQL_MIGRATOR,
+    create: "CREATE DATABASE {database} CHARACTER SET {encoding}",
+    encoding_query: "SELECT @@character_set_database",
+    encodings: ["latin1", "ascii"],
+    queries: [
+        "SELECT ulid_flake_to_text(?)",
+        "SELECT ulid_flake_from_text(?)",
+        "SELECT ulid_flake_from_prefixed_text(?, 'user')",
+    ]
+);
