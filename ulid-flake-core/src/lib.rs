@@ -166,9 +166,10 @@
 //!
 //! The sqlx and Diesel integrations have adapter crates (`ulid-flake-sqlx`,
 //! `ulid-flake-diesel`); these have none: turn them on here, or through either adapter. Each
-//! covers every ID type, and reports a bad value with this crate's
-//! [`Error`] as the source of the client's own error, so its message says what was expected
-//! and what was found.
+//! covers every ID type, and reports a bad value (a negative integer, a malformed text) with
+//! this crate's [`Error`] as the source of the client's own error, so its message says what
+//! was expected and what was found; a value of a type IDs are not read from (an `INT4`, a
+//! `REAL`) is the client's own type error, as for `i64`.
 //!
 //! - **`postgres-types`** (the `postgres` and `tokio-postgres` clients, 0.7): `ToSql` and
 //!   `FromSql` for `INT8` (`BIGINT`), so IDs bind as parameters and read from rows; `INT8[]`
@@ -176,9 +177,11 @@
 //!   `Option` reads `NULL` as postgres-types' own `Option` impl does. A negative `INT8` is an
 //!   [`Error::OutOfRange`] that names it. A `TEXT`, `VARCHAR` or `CHAR(n)` value holds the
 //!   type's text, written as `Display` writes it and read as `FromStr` reads it (either case;
-//!   `user_` first for a `PrefixedId<User>`); an integer's decimal digits in a text column are
-//!   read as text, never guessed to be an integer: an error, or — for 13 digits, valid Base32
-//!   when the first is 0-7 — another ID. Other integer types (`INT4`) are refused, as for `i64`. These
+//!   `user_` first for a `PrefixedId<User>`; the spaces that pad a `CHAR(n)` value dropped); an
+//!   integer's decimal digits in a text column are read as text, never guessed to be an
+//!   integer: an error, or — for an unprefixed type and 13 digits, the first 1-7 (an ID made
+//!   about 16 minutes to 2.1 hours after its epoch) — another ID. Other integer types (`INT4`)
+//!   are refused, as for `i64`. These
 //!   impls see the binary format only: the text protocol (`simple_query`) takes no parameters
 //!   and hands back strings — an `INT8` as its decimal, which `i64::from_str` and
 //!   `UlidFlake::try_from` read.
@@ -190,9 +193,10 @@
 //!   is an [`Error::OutOfRange`]), a `TEXT` is the type's text as `FromStr` reads it, a `REAL`
 //!   or `BLOB` is rusqlite's `InvalidColumnType`, `NULL` is `None` for an `Option`. Decimal
 //!   digits in a `TEXT` are read as text, not guessed to be an integer: an ID bound into a
-//!   `TEXT` column (which stores its digits) therefore fails to read back — or, for an ID
-//!   of 13 digits starting 1-7 (valid Base32), reads as another ID. Keep IDs in `INTEGER`
-//!   columns, or write `id.to_string()` into `TEXT` ones.
+//!   `TEXT` column (which stores its digits) therefore fails to read back — or, for an
+//!   unprefixed type and an ID of 13 digits starting 1-7 (valid Base32: every ID made about
+//!   16 minutes to 2.1 hours after its epoch), reads back as another ID, with no error. Keep
+//!   IDs in `INTEGER` columns, or write `id.to_string()` into `TEXT` ones.
 //!
 //! - **`async-graphql`** (7): IDs are custom scalars, strings in and out — the text serde
 //!   writes in JSON, never a number. `UlidFlake` and every `Id<T>` are one scalar,

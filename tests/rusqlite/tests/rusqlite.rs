@@ -251,6 +251,65 @@ fn an_integer_stored_in_a_text_column_is_not_guessed_at() {
     );
 }
 
+/// The one case where an integer bound into a `TEXT` column does read back, as another ID:
+/// 13 digits, the first 1-7, valid Base32 text of an unprefixed type. Those are the IDs made
+/// from about 16 minutes (953,674 ms) to 2.1 hours (7,629,394 ms) after their epoch.
+#[test]
+fn thirteen_digits_in_a_text_column_read_as_another_id_of_an_unprefixed_type() {
+    let connection = open();
+    let ids = [
+        UlidFlake::from_parts(953_674, 0).unwrap(),
+        UlidFlake::from_parts(953_674, 0xF_FFFF).unwrap(),
+        UlidFlake::from_parts(7_629_394, 0).unwrap(),
+        UlidFlake::from_parts(7_629_394, 0xF_FFFF).unwrap(),
+    ];
+    for (n, id) in (0_i64..).zip(ids) {
+        connection
+            .execute("INSERT INTO ids (n, label) VALUES (?1, ?2)", params![n, id])
+            .unwrap();
+    }
+    let labels = |n: usize| {
+        connection
+            .query_row("SELECT label FROM ids WHERE n = ?1", [n as i64], |row| {
+                row.get::<_, String>(0)
+            })
+            .unwrap()
+    };
+    assert_eq!(
+        (0..4).map(labels).collect::<Vec<_>>(),
+        [
+            "999999668224",
+            "1000000716799",
+            "7999999442944",
+            "8000000491519"
+        ]
+    );
+    // 12 digits: the wrong length.
+    let (_, source) = read_error::<UlidFlake>(&connection, "SELECT label FROM ids WHERE n = 0");
+    assert_eq!(
+        source,
+        Error::InvalidLength {
+            found: 12,
+            prefix: ""
+        }
+    );
+    // 13 digits from 1 to 7: another ID, with no error, for every unprefixed type.
+    for n in [1, 2] {
+        let sql = format!("SELECT label FROM ids WHERE n = {n}");
+        let read: UlidFlake = connection.query_row(&sql, [], |row| row.get(0)).unwrap();
+        assert_ne!(read, ids[n]);
+        assert_eq!(read, labels(n).parse::<UlidFlake>().unwrap());
+        let read: Id<User> = connection.query_row(&sql, [], |row| row.get(0)).unwrap();
+        assert_eq!(read, Id::from(labels(n).parse::<UlidFlake>().unwrap()));
+        // A prefixed type finds no prefix.
+        let (_, source) = read_error::<PrefixedId<User>>(&connection, &sql);
+        assert!(matches!(source, Error::WrongPrefix { .. }), "{source:?}");
+    }
+    // 13 digits from 8: out of range.
+    let (_, source) = read_error::<UlidFlake>(&connection, "SELECT label FROM ids WHERE n = 3");
+    assert!(matches!(source, Error::OutOfRange { .. }), "{source:?}");
+}
+
 #[test]
 fn real_and_blob_values_are_the_wrong_type() {
     let connection = open();

@@ -33,9 +33,17 @@ pub fn to_sql<I: IdType>(value: I, ty: &Type, out: &mut BytesMut) -> Result<IsNu
 }
 
 /// Reads an `INT8` (a negative one is an [`Error::OutOfRange`](crate::Error) that names it) or
-/// a text type's value (the type's text exactly, else the parser's error).
+/// a text type's value (the type's text exactly, else the parser's error). A `CHAR(n)` value
+/// comes padded with spaces to `n` characters, which PostgreSQL counts as no part of it: they
+/// are dropped, so that a column wider than the text reads back what was written.
 pub fn from_sql<I: IdType>(ty: &Type, raw: &[u8]) -> Result<I, BoxError> {
-    let value = if is_text(ty) {
+    let value = if *ty == Type::BPCHAR {
+        let unpadded = raw
+            .iter()
+            .rposition(|&byte| byte != b' ')
+            .map_or(0, |last| last + 1);
+        id_type::parse_text(&raw[..unpadded])
+    } else if is_text(ty) {
         id_type::parse_text(raw)
     } else {
         id_type::from_i64(i64::from_sql(ty, raw)?)

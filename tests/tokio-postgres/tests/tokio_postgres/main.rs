@@ -273,6 +273,49 @@ async fn text_columns_hold_each_types_text() {
     );
 }
 
+/// `CHAR(n)` pads a value with spaces to `n` characters; the padding is no part of the ID.
+#[tokio::test]
+async fn a_char_column_wider_than_the_text_reads_back_what_was_written() {
+    let client = connect().await;
+    client
+        .batch_execute("CREATE TEMPORARY TABLE padded (n INT8, label CHAR(24))")
+        .await
+        .unwrap();
+    let value = ulid_flake!("00CMXB6TAK4SA");
+    let insert = "INSERT INTO padded VALUES ($1, $2)";
+    client
+        .execute(insert, &[&1_i64, &Id::<User>::from(value)])
+        .await
+        .unwrap();
+    client
+        .execute(insert, &[&2_i64, &PrefixedId::<User>::from(value)])
+        .await
+        .unwrap();
+    let rows = client
+        .query(
+            "SELECT label, octet_length(label) FROM padded ORDER BY n",
+            &[],
+        )
+        .await
+        .unwrap();
+    // What the server sends: the text and its padding.
+    assert_eq!(rows[0].get::<_, i32>(1), 24);
+    assert_eq!(rows[0].get::<_, Id<User>>(0), Id::from(value));
+    assert_eq!(
+        rows[1].get::<_, PrefixedId<User>>(0),
+        PrefixedId::from(value)
+    );
+    // Spaces inside the text are still an error.
+    let source = read_error::<UlidFlake>(&client, "SELECT '00CMXB6 AK4SA'::CHAR(20)").await;
+    assert_eq!(
+        source,
+        Error::InvalidCharacter {
+            index: 7,
+            found: b' '
+        }
+    );
+}
+
 #[tokio::test]
 async fn text_values_read_in_either_case_from_text_varchar_and_char() {
     let client = connect().await;
