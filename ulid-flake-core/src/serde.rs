@@ -26,5 +26,30 @@
 //! assert_eq!(serde_json::to_string(&event)?, r#"{"id":"00CMXB6TAK4SA","sequence":1}"#);
 //! # Ok::<(), serde_json::Error>(())
 //! ```
+//!
+//! An `Option` field with a `with` module is required, as serde makes every field with one
+//! (a plain `Option` field may be left out); `#[serde(default)]` reads a missing one as `None`:
+//!
+//! ```
+//! use ulid_flake_core::UlidFlake;
+//!
+//! #[derive(Debug, serde::Deserialize)]
+//! struct Event {
+//!     #[serde(default, with = "ulid_flake_core::serde::integer::option")]
+//!     parent: Option<UlidFlake>,
+//! }
+//!
+//! #[derive(Debug, serde::Deserialize)]
+//! struct Required {
+//!     #[serde(with = "ulid_flake_core::serde::integer::option")]
+//!     parent: Option<UlidFlake>,
+//! }
+//!
+//! assert_eq!(serde_json::from_str::<Event>("{}")?.parent, None);
+//! assert_eq!(serde_json::from_str::<Event>(r#"{"parent":1}"#)?.parent.map(UlidFlake::to_u64), Some(1));
+//! let missing = serde_json::from_str::<Required>("{}").unwrap_err();
+//! assert_eq!(missing.to_string(), "missing field `parent` at line 1 column 2");
+//! # Ok::<(), serde_json::Error>(())
+//! ```
 
 pub use crate::external::serde_support::{integer, text};

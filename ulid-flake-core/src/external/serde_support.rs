@@ -197,7 +197,9 @@ macro_rules! with_module {
                 $wrapper::<V>::deserialize(deserializer).map(|wrapped| wrapped.0)
             }
 
-            /// The same for an `Option`: `None` is the format's null.
+            /// The same for an `Option`: `None` is the format's null. As with any `with`
+            /// module, serde then requires the field; `#[serde(default)]` beside it reads a
+            /// missing field as `None` (see the [module docs](crate::serde)).
             pub mod option {
                 use super::*;
 
