@@ -16,8 +16,8 @@ use ulid_flake_core::{ENCODED_LEN, Error, UlidFlake};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Form {
     /// Guess from the text: exactly 13 characters are Base32, whatever they are (digits, or
-    /// 0x and 11 more); otherwise a 0x or 0X prefix is hex, digits (with an optional leading
-    /// -) are an integer, and anything else is Base32.
+    /// 0x and 11 more: then with a warning); otherwise a 0x or 0X prefix is hex, digits (with
+    /// an optional leading -) are an integer, and anything else is Base32.
     Auto,
     /// The canonical 13-character Crockford Base32 text, in either case.
     Base32,
@@ -192,6 +192,28 @@ pub(crate) fn parse(text: &[u8], form: Form) -> Result<UlidFlake, InputError> {
             }
         }
     }
+}
+
+/// For an input that `--from auto` reads as Base32 and that is also another form's text, that
+/// form: 13 decimal digits are an integer's, `0x` and 11 hex digits a hex number's — what
+/// `--to integer` and `--to hex` write for the IDs made in the first hours after their epoch
+/// (13 digits: about 16 minutes to 2.1 hours after it; `0x` and 11: about 17 minutes to 4.7
+/// hours), which a custom epoch set shortly before makes common.
+/// Nothing when that reading is the same ID (`0000000000000` is 0 either way) or no ID.
+pub(crate) fn also_reads_as(text: &[u8], form: Form, id: UlidFlake) -> Option<Form> {
+    if form != Form::Auto || text.len() != ENCODED_LEN {
+        return None;
+    }
+    let other = if text.iter().all(u8::is_ascii_digit) {
+        Form::Integer
+    } else if hex_prefix(text).is_some() {
+        Form::Hex
+    } else {
+        return None;
+    };
+    parse(text, other)
+        .is_ok_and(|read| read != id)
+        .then_some(other)
 }
 
 /// An ID and the entity prefix it was written with, if any (`user` in `user_00CMXB6TAK4SA`).

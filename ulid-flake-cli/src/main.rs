@@ -83,7 +83,8 @@ Examples:
   ulid-flake convert 95583272615082562 --to base32 --prefix user   user_02MWMFBHB1YJ2
 
 With --from auto, exactly 13 characters are always Base32, even if they are all digits
-(the decimal integer of any ID made 2.6 hours or more after the epoch has more digits).";
+(the decimal integer of any ID made 2.6 hours or more after the epoch has more digits), with
+a warning on standard error when they are also 13 digits or 0x and 11 hex digits.";
 
 /// The examples of `sql --help`.
 const SQL_EXAMPLES: &str = "\
@@ -227,7 +228,8 @@ struct ConvertArgs {
     #[arg(long, visible_alias = "format", value_enum)]
     to: Format,
     /// Write each ID after this entity prefix and an underscore, as `generate --prefix` does;
-    /// base32 and json formats only. An input with another prefix is an error
+    /// base32 and json formats only. An input with another prefix is an error; without this
+    /// option, an input's own prefix is kept in the base32 and json formats
     #[arg(long, value_name = "PREFIX", value_parser = parse_prefix)]
     prefix: Option<String>,
 }
@@ -313,8 +315,10 @@ fn main() -> ExitCode {
         Command::Convert(args) => {
             check_prefix_format("convert", args.prefix.as_deref(), args.to);
             let prefix = args.prefix.as_deref();
-            stream::each_id(&args.ids, args.from, prefix, &mut out, |out, _, id| {
-                output::write_prefixed_id(out, prefix, id, args.to)
+            // An input's own prefix is kept where the output form has room for one: converting
+            // changes how an ID is written, not whose it is.
+            stream::each_id(&args.ids, args.from, prefix, &mut out, |out, found, id| {
+                output::write_prefixed_id(out, prefix.or(found), id, args.to)
             })
         }
         Command::Sql(args) => args

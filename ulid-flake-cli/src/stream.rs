@@ -40,7 +40,10 @@ pub(crate) fn each_id<W: Write>(
             // instead of clap refusing the whole command line.
             let text = arg.as_encoded_bytes();
             match input::parse_prefixed(text, form, entity) {
-                Ok((prefix, id)) => emit(out, prefix, id)?,
+                Ok((prefix, id)) => {
+                    warn_if_also(out, format_args!("argument {position}"), text, form, id)?;
+                    emit(out, prefix, id)?;
+                }
                 Err(error) => {
                     failures += 1;
                     let why = Whitespace(text);
@@ -65,9 +68,13 @@ pub(crate) fn each_id<W: Write>(
         };
         match result.and_then(|line| {
             input::parse_prefixed(line, form, entity)
+                .map(|parsed| (line, parsed))
                 .map_err(|error| format!("{error}{}", Whitespace(line)))
         }) {
-            Ok((prefix, id)) => emit(out, prefix, id)?,
+            Ok((line, (prefix, id))) => {
+                warn_if_also(out, format_args!("line {number}"), line, form, id)?;
+                emit(out, prefix, id)?;
+            }
             Err(error) => {
                 failures += 1;
                 report(out, format_args!("line {number}: {error}"))?;
@@ -144,6 +151,31 @@ impl fmt::Display for Whitespace<'_> {
             Ok(())
         }
     }
+}
+
+/// Warns, on standard error, that `text` was read as Base32 though it is also another form's
+/// text (see [`input::also_reads_as`]); the reading stands, as the help says, and the run's
+/// status does not change.
+fn warn_if_also(
+    out: &mut impl Write,
+    place: fmt::Arguments<'_>,
+    text: &[u8],
+    form: Form,
+    id: UlidFlake,
+) -> io::Result<()> {
+    let (what, flag) = match input::also_reads_as(text, form, id) {
+        Some(Form::Integer) => ("a decimal integer", "integer"),
+        Some(_) => ("a hex number", "hex"),
+        None => return Ok(()),
+    };
+    report(
+        out,
+        format_args!(
+            "{place}: warning: `{}` read as Base32 (13 characters are), though it is also \
+             {what}, another ID; pass --from {flag} if it is",
+            text.escape_ascii(),
+        ),
+    )
 }
 
 /// Says which stream an error came from: the same kinds of error occur writing the output.

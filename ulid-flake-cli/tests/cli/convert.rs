@@ -86,10 +86,49 @@ fn several_arguments_in_order() {
     );
 }
 
+/// 13 characters are Base32, as the help says; where they are also what `--to integer` or
+/// `--to hex` writes for an ID of the first hours after its epoch, a warning says how to read
+/// them otherwise, and the run still succeeds.
 #[test]
 fn thirteen_digits_are_base32_unless_told() {
+    ulid_flake()
+        .args([
+            "convert",
+            "1234567890123",
+            "0x36EEC6D7F8C",
+            "00CMXB6TAK4SA",
+            "--to",
+            "integer",
+        ])
+        .assert()
+        .success()
+        .stdout("1228503247364293699\n1048439806802246924\n14246757444195114\n")
+        .stderr(
+            "argument 1: warning: `1234567890123` read as Base32 (13 characters are), though it \
+             is also a decimal integer, another ID; pass --from integer if it is\n\
+             argument 2: warning: `0x36EEC6D7F8C` read as Base32 (13 characters are), though it \
+             is also a hex number, another ID; pass --from hex if it is\n",
+        );
+    ulid_flake()
+        .args(["convert", "--to", "integer"])
+        .write_stdin("00CMXB6TAK4SA\n1234567890123\n")
+        .assert()
+        .success()
+        .stdout("14246757444195114\n1228503247364293699\n")
+        .stderr(
+            "line 2: warning: `1234567890123` read as Base32 (13 characters are), though it is \
+             also a decimal integer, another ID; pass --from integer if it is\n",
+        );
+    // Told, no warning.
     assert_eq!(
-        stdout_of(&["convert", "1234567890123", "--to", "integer"]),
+        stdout_of(&[
+            "convert",
+            "--from",
+            "base32",
+            "1234567890123",
+            "--to",
+            "integer"
+        ]),
         "1228503247364293699\n"
     );
     assert_eq!(

@@ -107,11 +107,26 @@ fn a_prefix_over_31_characters_is_no_prefix() {
     assert!(stdout_of(&["inspect", &longest]).contains(&"a".repeat(31)));
 }
 
+/// The integer and hex forms carry no prefix; the text forms keep the input's.
 #[test]
-fn convert_reads_prefixed_ids() {
+fn convert_reads_prefixed_ids_and_keeps_their_prefix_in_text() {
     assert_eq!(
         stdout_of(&["convert", "--to", "integer", "user_02MWMFBHB1YJ2"]),
         "95583272615082562\n"
+    );
+    assert_eq!(
+        stdout_of(&[
+            "convert",
+            "--to",
+            "base32",
+            "user_02mwmfbhb1yj2",
+            "02MWMFBHB1YJ2"
+        ]),
+        "user_02MWMFBHB1YJ2\n02MWMFBHB1YJ2\n"
+    );
+    assert_eq!(
+        stdout_of(&["convert", "--to", "json", "user_02MWMFBHB1YJ2"]),
+        "{\"id\":\"user_02MWMFBHB1YJ2\",\"integer\":95583272615082562}\n"
     );
 }
 
