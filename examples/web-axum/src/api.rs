@@ -4,13 +4,14 @@
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, Request, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use ulid_flake_core::{Prefix, PrefixedId};
 use utoipa::OpenApi;
 
+use crate::error::excerpt;
 use crate::{
     ApiDoc, ApiError, MAX_TEXT_CHARS, MAX_URI_BYTES, NewPost, NewUser, Page, Post, Store, User,
 };
@@ -23,19 +24,66 @@ pub(crate) struct PageQuery<T: Prefix + utoipa::ToSchema> {
     #[param(required = false)]
     after: Option<PrefixedId<T>>,
     /// How many items, 1 to 100; 20 without it.
+    // Text, parsed by `limit()`: a number's own parse error (`invalid digit found in string`)
+    // would not say what a limit must be.
     #[param(value_type = u32, required = false, minimum = 1, maximum = 100, default = 20)]
-    limit: Option<u32>,
+    limit: Option<String>,
 }
 
 impl<T: Prefix + utoipa::ToSchema> PageQuery<T> {
     fn limit(&self) -> Result<u32, ApiError> {
-        match self.limit.unwrap_or(20) {
-            limit @ 1..=100 => Ok(limit),
-            other => Err(ApiError::bad_request(format!(
-                "invalid query string: expected a limit of 1 to 100, found {other}"
+        let Some(text) = &self.limit else {
+            return Ok(20);
+        };
+        match text.parse() {
+            Ok(limit @ 1..=100) => Ok(limit),
+            _ => Err(ApiError::bad_request(format!(
+                "invalid query string: expected a limit of 1 to 100, found `{}`",
+                excerpt(text)
             ))),
         }
     }
+}
+
+/// The routes, for the 404 of any other.
+const ROUTES: &str = "POST /users, GET /users, GET /users/{id}, GET /users/{id}/posts, \
+                      POST /posts, GET /posts/{id}, GET /openapi.json, GET /health";
+
+/// The router's fallback: a 404 naming the routes, where axum's has an empty body.
+pub(crate) async fn no_route(method: Method, uri: Uri) -> ApiError {
+    ApiError::not_found(format!(
+        "no such route: expected one of {ROUTES}, found {method} {}",
+        uri.path()
+    ))
+}
+
+/// A 405 (a route, another method) with a JSON body naming the methods of the route: axum's
+/// has an empty body and the `Allow` header, which a fallback handler cannot read, and which
+/// stays.
+pub(crate) async fn method_not_allowed(request: Request, next: Next) -> Response {
+    let (method, uri) = (request.method().clone(), request.uri().clone());
+    let response = next.run(request).await;
+    if response.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return response;
+    }
+    let allow = response.headers().get(header::ALLOW).cloned();
+    let allowed = allow
+        .as_ref()
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    let expected = match allowed.split(',').collect::<Vec<_>>().as_slice() {
+        [one] => (*one).to_owned(),
+        several => format!("one of {}", several.join(", ")),
+    };
+    let mut json = ApiError::method_not_allowed(format!(
+        "method not allowed for {}: expected {expected}, found {method}",
+        uri.path()
+    ))
+    .into_response();
+    if let Some(allow) = allow {
+        json.headers_mut().insert(header::ALLOW, allow);
+    }
+    json
 }
 
 /// A request target longer than [`MAX_URI_BYTES`] is a 414 before routing. (Over 64 KiB, hyper

@@ -35,6 +35,14 @@ impl ApiError {
         }
     }
 
+    /// A 405: the route takes other methods.
+    pub(crate) fn method_not_allowed(error: String) -> Self {
+        Self {
+            error,
+            status: StatusCode::METHOD_NOT_ALLOWED,
+        }
+    }
+
     /// A 414: the request target (path and query) is longer than [`MAX_URI_BYTES`].
     pub(crate) fn uri_too_long(found: usize) -> Self {
         Self {
@@ -62,6 +70,15 @@ impl IntoResponse for ApiError {
 
 /// The most characters of an input that an error message quotes; a longer input is cut.
 const MAX_QUOTED_CHARS: usize = 32;
+
+/// The start of `input` to quote: all of it, or its first [`MAX_QUOTED_CHARS`] characters and
+/// `…`.
+pub(crate) fn excerpt(input: &str) -> String {
+    match input.char_indices().nth(MAX_QUOTED_CHARS) {
+        Some((end, _)) => format!("{}…", &input[..end]),
+        None => input.to_owned(),
+    }
+}
 
 // The extractors' rejections become 400s with the parser's own message (axum's text names
 // the part of the request; the ID's error says what was expected and found).

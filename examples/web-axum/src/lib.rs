@@ -9,6 +9,9 @@
 //! - cursor pagination by ID: IDs sort by creation time, so `after` is the last ID of a page;
 //! - a malformed ID in a path, query or body is a 400 with a JSON error saying what was
 //!   wrong, an unknown ID a 404, and a rejected request writes nothing;
+//! - an unknown route is a 404 that lists the routes, and a route asked with another method a
+//!   405 that names its methods (as its `Allow` header does);
+//! - a `limit` that is not a number of 1 to 100 is a 400 that quotes it;
 //! - limits: a request body of at most [`MAX_BODY_BYTES`] (16 KiB; a 413 beyond), a request
 //!   target (path and query) of at most [`MAX_URI_BYTES`] (2 KiB; a 414 beyond), names and
 //!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond), without NUL
@@ -115,7 +118,7 @@ pub fn typescript() -> String {
 
 /// The API's routes over a store, with the body and request-target limits.
 pub fn router(store: Store) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/users", post(api::create_user).get(api::list_users))
         .route("/users/{id}", get(api::get_user))
         .route("/users/{id}/posts", get(api::list_posts_of_user))
@@ -123,8 +126,14 @@ pub fn router(store: Store) -> Router {
         .route("/posts/{id}", get(api::get_post))
         .route("/openapi.json", get(api::openapi))
         .route("/health", get(api::health))
+        .fallback(api::no_route)
         .with_state(store)
         // The JSON extractors stop reading here; the rejection becomes a JSON 413.
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
+    // Around the routes as one service: a layer of `routes` wraps each route inside it, where
+    // a 405 has no `Allow` header yet.
+    Router::new()
+        .fallback_service(routes)
+        .layer(axum::middleware::from_fn(api::method_not_allowed))
         .layer(axum::middleware::from_fn(api::limit_uri))
 }

@@ -6,7 +6,7 @@
 //! unprefixed `Id<T>`s would.
 
 use serde::{Deserialize, Serialize};
-use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, FromRow};
 use ts_rs::TS;
 use ulid_flake_core::{Prefix, PrefixedId};
@@ -67,11 +67,12 @@ pub struct Page<T: Prefix> {
 }
 
 impl<T: Prefix> Page<T> {
-    /// A page of `items` asked for with `limit`: a full page may have a successor.
-    fn new(items: Vec<T>, limit: u32, id: impl Fn(&T) -> PrefixedId<T>) -> Self {
-        let next = (items.len() == limit as usize)
-            .then(|| items.last().map(id))
-            .flatten();
+    /// A page of `limit` items from `items`, read with one row more (`LIMIT limit + 1`): that
+    /// row is only there to tell a page with a successor from the last page.
+    fn new(mut items: Vec<T>, limit: u32, id: impl Fn(&T) -> PrefixedId<T>) -> Self {
+        let more = items.len() > limit as usize;
+        items.truncate(limit as usize);
+        let next = more.then(|| items.last().map(id)).flatten();
         Self { items, next }
     }
 }
@@ -93,16 +94,25 @@ const SCHEMA: [&str; 2] = [
 const BEFORE_FIRST: i64 = -1;
 
 impl Store {
-    /// Connects to `url` (`sqlite://...` or `postgres://...`) and creates the tables.
+    /// Connects to `url` (`sqlite://...` or `postgres://...`) and creates the tables, and a
+    /// missing SQLite file unless the URL names another `mode` (`mode=rw`).
     ///
     /// # Errors
     ///
     /// The database's.
     pub async fn connect(url: &str) -> Result<Self, sqlx::Error> {
         install_default_drivers();
+        let mut options: AnyConnectOptions = url.parse()?;
+        // SQLite's default mode (`rw`) opens an existing file only.
+        let database_url = &mut options.database_url;
+        if database_url.scheme() == "sqlite"
+            && !database_url.query_pairs().any(|(key, _)| key == "mode")
+        {
+            database_url.query_pairs_mut().append_pair("mode", "rwc");
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(4)
-            .connect(url)
+            .connect_with(options)
             .await?;
         for statement in SCHEMA {
             sqlx::query(statement).execute(&pool).await?;
@@ -137,7 +147,7 @@ impl Store {
     ) -> Result<Page<User>, sqlx::Error> {
         let users = sqlx::query_as("SELECT id, name FROM users WHERE id > $1 ORDER BY id LIMIT $2")
             .bind(after.map_or(BEFORE_FIRST, PrefixedId::to_i64))
-            .bind(i64::from(limit))
+            .bind(i64::from(limit) + 1)
             .fetch_all(&self.pool)
             .await?;
         Ok(Page::new(users, limit, |user: &User| user.id))
@@ -181,7 +191,7 @@ impl Store {
         )
         .bind(author)
         .bind(after.map_or(BEFORE_FIRST, PrefixedId::to_i64))
-        .bind(i64::from(limit))
+        .bind(i64::from(limit) + 1)
         .fetch_all(&self.pool)
         .await?;
         Ok(Page::new(posts, limit, |post: &Post| post.id))

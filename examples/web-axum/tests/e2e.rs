@@ -44,6 +44,13 @@ async fn postgres_database() -> String {
     format!("{server}/{database}")
 }
 
+/// The path of a new SQLite file, not created.
+fn sqlite_path() -> std::path::PathBuf {
+    let directory =
+        std::env::var_os("ULID_FLAKE_TEST_SQLITE_DIR").map_or_else(std::env::temp_dir, Into::into);
+    directory.join(format!("{}.sqlite3", unique("web")))
+}
+
 impl Server {
     async fn start(url: &str) -> Self {
         let store = Store::connect(url).await.unwrap();
@@ -60,10 +67,7 @@ impl Server {
     }
 
     async fn sqlite() -> Self {
-        let directory = std::env::var_os("ULID_FLAKE_TEST_SQLITE_DIR")
-            .map_or_else(std::env::temp_dir, Into::into);
-        let path = directory.join(format!("{}.sqlite3", unique("web")));
-        Self::start(&format!("sqlite://{}?mode=rwc", path.display())).await
+        Self::start(&format!("sqlite://{}?mode=rwc", sqlite_path().display())).await
     }
 
     /// A new database on the test server, so that tests do not see each other's rows.
@@ -79,6 +83,25 @@ impl Server {
             .await
             .unwrap();
         (response.status(), response.json().await.unwrap())
+    }
+
+    /// The status, `Allow` header and body of a `method` request without a body.
+    async fn request(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+    ) -> (StatusCode, Option<String>, Value) {
+        let response = self
+            .client
+            .request(method, format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap();
+        let allow = response
+            .headers()
+            .get("allow")
+            .map(|value| value.to_str().unwrap().to_owned());
+        (response.status(), allow, response.json().await.unwrap())
     }
 
     async fn post(&self, path: &str, body: &str) -> (StatusCode, Value) {
@@ -326,8 +349,45 @@ macro_rules! e2e_tests {
             async fn a_limit_over_100_is_a_400() {
                 let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
                 let (status, body) = server.get("/users?limit=101").await;
-                assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid query string: expected a limit of 1 to 100, found 101")));
+                assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid query string: expected a limit of 1 to 100, found `101`")));
                 server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn limits_that_are_not_1_to_100_are_400s_that_quote_them() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                let long = "1".repeat(40);
+                let cases = [
+                    ("0", "0".to_owned()),
+                    ("-1", "-1".to_owned()),
+                    ("99999999999", "99999999999".to_owned()),
+                    ("", String::new()),
+                    ("abc", "abc".to_owned()),
+                    ("%201", " 1".to_owned()),
+                    (&long, format!("{}…", "1".repeat(32))),
+                ];
+                for (limit, quoted) in cases {
+                    let error = json!({ "error": format!("invalid query string: expected a limit of 1 to 100, found `{quoted}`") });
+                    for path in ["/users".to_owned(), format!("/users/{}/posts", ada.id)] {
+                        assert_eq!(server.get(&format!("{path}?limit={limit}")).await, (StatusCode::BAD_REQUEST, error.clone()), "{path}?limit={limit}");
+                    }
+                }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn a_full_last_page_has_no_next_cursor() {
+                let server = Server::$backend().await;
+                let users = server.create_three_users().await;
+                let all = json!({ "items": users, "next": null });
+                assert_eq!(server.get("/users?limit=3").await, (StatusCode::OK, all));
+                let rest = json!({ "items": [users[1], users[2]], "next": null });
+                assert_eq!(server.get(&format!("/users?limit=2&after={}", users[0].id)).await, (StatusCode::OK, rest));
+                let posts = [server.create_post(&users[0], "One").await, server.create_post(&users[0], "Two").await];
+                let all = json!({ "items": posts, "next": null });
+                assert_eq!(server.get(&format!("/users/{}/posts?limit=2", users[0].id)).await, (StatusCode::OK, all));
+                let first = json!({ "items": [posts[0]], "next": posts[0].id });
+                assert_eq!(server.get(&format!("/users/{}/posts?limit=1", users[0].id)).await, (StatusCode::OK, first));
             }
 
             #[tokio::test]
@@ -813,4 +873,183 @@ async fn on_postgres_the_server_issues_ids_under_a_lease_that_health_reports_and
         (0..=1_005_000).contains(&released_for),
         "released, yet held for {released_for} µs more"
     );
+}
+
+/// Unknown routes and methods are JSON errors too: a 404 naming the routes, and a 405 naming
+/// the route's methods, with its `Allow` header.
+#[tokio::test]
+async fn unknown_routes_and_methods_are_json_404s_and_405s() {
+    use reqwest::Method;
+
+    let server = Server::sqlite().await;
+    let ada = server.create_user("Ada").await;
+    let counts = server.store.counts().await.unwrap();
+    let no_route = |found: &str| {
+        json!({ "error": format!(
+            "no such route: expected one of POST /users, GET /users, GET /users/{{id}}, \
+             GET /users/{{id}}/posts, POST /posts, GET /posts/{{id}}, GET /openapi.json, \
+             GET /health, found {found}"
+        ) })
+    };
+    for (method, path) in [
+        (Method::GET, "/nope"),
+        (Method::GET, "/users/"),
+        (Method::POST, "/users/x/posts/y"),
+    ] {
+        let found = format!("{method} {path}");
+        assert_eq!(
+            server.request(method, path).await,
+            (StatusCode::NOT_FOUND, None, no_route(&found))
+        );
+    }
+    let not_allowed = |path: &str, expected: &str, found: &str| {
+        let error = format!("method not allowed for {path}: expected {expected}, found {found}");
+        json!({ "error": error })
+    };
+    let user = format!("/users/{}", ada.id);
+    for (method, path, allow, expected) in [
+        (Method::GET, "/posts", "POST", "POST"),
+        (
+            Method::DELETE,
+            user.as_str(),
+            "GET,HEAD",
+            "one of GET, HEAD",
+        ),
+        (
+            Method::PUT,
+            "/users",
+            "POST,GET,HEAD",
+            "one of POST, GET, HEAD",
+        ),
+    ] {
+        let body = not_allowed(path, expected, method.as_str());
+        assert_eq!(
+            server.request(method, path).await,
+            (StatusCode::METHOD_NOT_ALLOWED, Some(allow.to_owned()), body)
+        );
+    }
+    server.assert_wrote_nothing(counts).await;
+}
+
+/// An SQLite URL without `mode=rwc` creates a missing file, as on first run.
+#[tokio::test]
+async fn a_missing_sqlite_file_is_created() {
+    let path = sqlite_path();
+    assert!(!path.exists(), "{}", path.display());
+    let server = Server::start(&format!("sqlite://{}", path.display())).await;
+    assert!(path.exists(), "{}", path.display());
+    let ada = server.create_user("Ada").await;
+    assert_eq!(
+        server.get(&format!("/users/{}", ada.id)).await,
+        (StatusCode::OK, json!({ "id": ada.id, "name": "Ada" }))
+    );
+}
+
+/// Runs the server binary with `variables` until it exits (within 30 s; else it is killed
+/// and the test fails): its exit code and standard error.
+fn run_server(variables: &[(&str, &str)]) -> (Option<i32>, String) {
+    use std::time::{Duration, Instant};
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_example-web-axum"))
+        .env_remove("ULID_FLAKE_SCALABILITY_ID")
+        .envs(variables.iter().copied())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "still running after 30 s: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// A bad `ULID_FLAKE_SCALABILITY_ID` stops the server at start-up, before it opens the
+/// database, rather than a server that answers `/health` and fails every `POST`.
+#[test]
+fn a_bad_scalability_id_stops_the_server_before_it_starts() {
+    for value in ["99", "abc", "-1"] {
+        let path = sqlite_path();
+        let url = format!("sqlite://{}", path.display());
+        let (code, stderr) = run_server(&[
+            ("ULID_FLAKE_SCALABILITY_ID", value),
+            ("DATABASE_URL", &url),
+            ("ADDRESS", "127.0.0.1:0"),
+        ]);
+        let message = format!(
+            "example-web-axum: invalid environment variable ULID_FLAKE_SCALABILITY_ID: \
+             expected a scalability id, an integer 0..=31, found \"{value}\"\n"
+        );
+        assert_eq!((code, stderr), (Some(1), message));
+        assert!(!path.exists(), "{}", path.display());
+    }
+}
+
+#[test]
+fn an_address_in_use_is_one_line_and_exit_status_1() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let url = format!("sqlite://{}", sqlite_path().display());
+    let (code, stderr) = run_server(&[("DATABASE_URL", &url), ("ADDRESS", &address)]);
+    let message = format!(
+        "example-web-axum: cannot listen on {address}: Address already in use (os error 98)\n"
+    );
+    assert_eq!((code, stderr), (Some(1), message));
+}
+
+#[test]
+fn a_database_that_cannot_be_opened_is_one_line_and_exit_status_1() {
+    // A file in a directory that does not exist: SQLite creates files, not directories.
+    let url = format!("sqlite://{}", sqlite_path().join("web.sqlite3").display());
+    let (code, stderr) = run_server(&[("DATABASE_URL", &url), ("ADDRESS", "127.0.0.1:0")]);
+    let message = format!(
+        "example-web-axum: cannot open the database {url}: error returned from database: \
+         (code: 14) unable to open database file\n"
+    );
+    assert_eq!((code, stderr), (Some(1), message));
+}
+
+/// The message names the URL without its password, in the user information or a parameter.
+#[test]
+fn on_postgres_a_failed_login_is_reported_without_the_password() {
+    let url = std::env::var("ULID_FLAKE_TEST_POSTGRES_URL")
+        .expect("ULID_FLAKE_TEST_POSTGRES_URL is not set: run through scripts/test.sh");
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let (user_info, server) = rest.split_once('@').unwrap();
+    let user = user_info
+        .split_once(':')
+        .map_or(user_info, |(user, _)| user);
+    for (wrong, shown) in [
+        (
+            format!("{scheme}://{user}:not-the-password@{server}"),
+            format!("{scheme}://{user}:***@{server}"),
+        ),
+        (
+            format!("{scheme}://{user}@{server}?password=not-the-password"),
+            format!("{scheme}://{user}@{server}?password=***"),
+        ),
+    ] {
+        let (code, stderr) = run_server(&[("DATABASE_URL", &wrong), ("ADDRESS", "127.0.0.1:0")]);
+        // sqlx ends the server's message with the line of PostgreSQL's source that raised it,
+        // which changes between versions.
+        let line = stderr.trim_end_matches(|c: char| c.is_ascii_digit() || c == '\n');
+        let message = format!(
+            "example-web-axum: cannot open the database {shown}: error returned from database: \
+             password authentication failed for user \"{user}\" at line "
+        );
+        assert_eq!((code, line), (Some(1), message.as_str()), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
 }
