@@ -199,6 +199,7 @@ pub(crate) fn parse(text: &[u8], form: Form) -> Result<UlidFlake, InputError> {
 /// `--to integer` and `--to hex` write for the IDs made in the first hours after their epoch
 /// (13 digits: about 16 minutes to 2.1 hours after it; `0x` and 11: about 17 minutes to 4.7
 /// hours), which a custom epoch set shortly before makes common.
+///
 /// Nothing when that reading is the same ID (`0000000000000` is 0 either way) or no ID.
 pub(crate) fn also_reads_as(text: &[u8], form: Form, id: UlidFlake) -> Option<Form> {
     if form != Form::Auto || text.len() != ENCODED_LEN {

@@ -181,10 +181,9 @@
 //!   integer's decimal digits in a text column are read as text, never guessed to be an
 //!   integer: an error, or — for an unprefixed type and 13 digits, the first 1-7 (an ID made
 //!   about 16 minutes to 2.1 hours after its epoch) — another ID. Other integer types (`INT4`)
-//!   are refused, as for `i64`. These
-//!   impls see the binary format only: the text protocol (`simple_query`) takes no parameters
-//!   and hands back strings — an `INT8` as its decimal, which `i64::from_str` and
-//!   `UlidFlake::try_from` read.
+//!   are refused, as for `i64`. These impls see the binary format only: the text protocol
+//!   (`simple_query`) takes no parameters and hands back strings — an `INT8` as its decimal,
+//!   which `i64::from_str` and `UlidFlake::try_from` read.
 //!
 //! - **`rusqlite`** (rusqlite 0.39: the release that links libsqlite3-sys 0.37, as sqlx 0.9's
 //!   SQLite driver does, so both fit in one build; pick rusqlite's `bundled` feature or the
