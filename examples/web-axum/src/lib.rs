@@ -11,7 +11,8 @@
 //!   wrong, an unknown ID a 404, and a rejected request writes nothing;
 //! - an unknown route is a 404 that lists the routes, and a route asked with another method a
 //!   405 that names its methods (as its `Allow` header does);
-//! - a `limit` that is not a number of 1 to 100 is a 400 that quotes it;
+//! - a `limit` that is not a number of 1 to 100 is a 400 that quotes it, and so is a body
+//!   with a field the API does not know (a client's `id` is not silently replaced);
 //! - limits: a request body of at most [`MAX_BODY_BYTES`] (16 KiB; a 413 beyond), a request
 //!   target (path and query) of at most [`MAX_URI_BYTES`] (2 KiB; a 414 beyond), names and
 //!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond), without NUL

@@ -31,16 +31,19 @@ pub struct Post {
     pub title: String,
 }
 
-/// The body of `POST /users`.
+/// The body of `POST /users`. Any other field is a 400: a client's `id` would otherwise be
+/// dropped without a word, and the user made with a new one.
 #[derive(Debug, Deserialize, utoipa::ToSchema, TS)]
+#[serde(deny_unknown_fields)]
 pub struct NewUser {
     /// The user's name: at most 200 characters (`MAX_TEXT_CHARS`).
     #[schema(max_length = 200)]
     pub name: String,
 }
 
-/// The body of `POST /posts`.
+/// The body of `POST /posts`; any other field is a 400, as for [`NewUser`].
 #[derive(Debug, Deserialize, utoipa::ToSchema, TS)]
+#[serde(deny_unknown_fields)]
 pub struct NewPost {
     /// The author's ID, as its text `user_…`.
     pub author: PrefixedId<User>,

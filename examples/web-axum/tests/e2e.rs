@@ -425,6 +425,22 @@ macro_rules! e2e_tests {
             }
 
             #[tokio::test]
+            async fn unknown_fields_in_bodies_are_400s_that_write_nothing() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                let prefix = "invalid JSON body: Failed to deserialize the JSON body into the target type: ";
+                let cases = [
+                    ("/users", r#"{"name":"Ada","id":"user_00CMXB6TAK4SA"}"#.to_owned(),
+                     format!("{prefix}id: unknown field `id`, expected `name` at line 1 column 18")),
+                    ("/posts", format!(r#"{{"author":"{}","title":"x","id":1}}"#, ada.id),
+                     format!("{prefix}id: unknown field `id`, expected `author` or `title` at line 1 column 47")),
+                ];
+                for (path, body, message) in cases {
+                    assert_eq!(server.post(path, &body).await, (StatusCode::BAD_REQUEST, json!({ "error": message })), "{body}");
+                }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
             async fn unknown_ids_are_404s_and_write_nothing() {
                 let server = Server::$backend().await;
                 let counts = server.store.counts().await.unwrap();
