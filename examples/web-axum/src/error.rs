@@ -36,9 +36,9 @@ impl ApiError {
     }
 
     /// A 405: the route takes other methods.
-    pub(crate) fn method_not_allowed(error: String) -> Self {
+    pub(crate) fn method_not_allowed(error: impl Into<String>) -> Self {
         Self {
-            error,
+            error: error.into(),
             status: StatusCode::METHOD_NOT_ALLOWED,
         }
     }
@@ -94,9 +94,9 @@ impl From<PathRejection> for ApiError {
             } = error.kind()
             && value.chars().count() > MAX_QUOTED_CHARS
         {
-            let start: String = value.chars().take(MAX_QUOTED_CHARS).collect();
+            let start = excerpt(value);
             return Self::bad_request(format!(
-                "invalid path parameter: Invalid URL: Cannot parse `{key}` with value `{start}…`: {message}"
+                "invalid path parameter: Invalid URL: Cannot parse `{key}` with value `{start}`: {message}"
             ));
         }
         Self::bad_request(format!("invalid path parameter: {}", rejection.body_text()))
