@@ -6,20 +6,22 @@ use ulid_flake_test_support::databases::postgres_url;
 
 use super::*;
 
-/// Sends the ID as an `INT8` and as `TEXT` through tokio-postgres and reads both back typed.
+/// Sends the ID as an `INT8` and as `TEXT` through tokio-postgres and reads both back typed,
+/// and the text from a `CHAR(48)`, which pads it with spaces.
 async fn check<I: ToSql + FromSqlOwned + Sync + PartialEq + Debug>(
     client: &tokio_postgres::Client,
     id: I,
     text: &str,
 ) {
     let row = client
-        .query_one("SELECT $1::INT8, $2::TEXT", &[&id, &id])
+        .query_one("SELECT $1::INT8, $2::TEXT, $2::TEXT::CHAR(48)", &[&id, &id])
         .await
         .unwrap();
     assert_eq!(row.get::<_, i64>(0), INTEGER);
     assert_eq!(row.get::<_, String>(1), text);
     assert_eq!(row.get::<_, I>(0), id);
     assert_eq!(row.get::<_, I>(1), id);
+    assert_eq!(row.get::<_, I>(2), id);
 }
 
 #[tokio::test]
