@@ -65,6 +65,13 @@ pub(crate) enum InputError {
         /// The part up to and including the `_`, escaped.
         found: String,
     },
+    /// An input that `--from auto` can read in no form: not 13 characters (Base32), and
+    /// neither `0x` and hex digits, nor decimal digits with an optional leading `-`. The
+    /// library's length error would name Base32 alone.
+    NoFormOfLength {
+        /// The input's length in bytes.
+        found: usize,
+    },
     /// A prefixed input whose part after the prefix is not 13 bytes long: the library's
     /// `Error::InvalidLength`, which names a type's prefix, where this one is the input's.
     LengthAfterPrefix {
@@ -122,6 +129,14 @@ impl fmt::Display for InputError {
                 i64::MAX,
                 if negative { "-" } else { "" }
             ),
+            Self::NoFormOfLength { found } => {
+                let plural = if found == 1 { "" } else { "s" };
+                write!(
+                    f,
+                    "invalid length: expected {ENCODED_LEN} Base32 characters, a decimal integer \
+                     or 0x and hexadecimal digits, found {found} byte{plural}"
+                )
+            }
             Self::LengthAfterPrefix { ref prefix, found } => {
                 let plural = if found == 1 { "" } else { "s" };
                 write!(
@@ -144,6 +159,19 @@ impl fmt::Display for InputError {
                  (to relabel an ID on purpose, convert its bare form)"
             ),
         }
+    }
+}
+
+impl InputError {
+    /// Whether the input's length is what is wrong: then its length alone may not show why
+    /// (a blank input, whitespace around it, a non-ASCII character of several bytes).
+    pub(crate) fn is_about_length(&self) -> bool {
+        matches!(
+            self,
+            Self::Id(Error::InvalidLength { .. })
+                | Self::NoFormOfLength { .. }
+                | Self::LengthAfterPrefix { .. }
+        )
     }
 }
 
@@ -188,7 +216,10 @@ pub(crate) fn parse(text: &[u8], form: Form) -> Result<UlidFlake, InputError> {
             } else if !text.is_empty() && text.iter().all(u8::is_ascii_digit) {
                 parse_integer(text)
             } else {
-                UlidFlake::parse_ascii(text).map_err(InputError::Id)
+                UlidFlake::parse_ascii(text).map_err(|error| match error {
+                    Error::InvalidLength { found, .. } => InputError::NoFormOfLength { found },
+                    error => InputError::Id(error),
+                })
             }
         }
     }
@@ -427,10 +458,18 @@ mod tests {
                 found: 9 << 60
             }))
         );
+        // No form fits: the length error names every form `auto` reads, not Base32 alone;
+        // with `--from base32`, Base32 alone.
+        assert_eq!(auto(""), Err(InputError::NoFormOfLength { found: 0 }));
         assert_eq!(
-            auto(""),
+            auto("+5").unwrap_err().to_string(),
+            "invalid length: expected 13 Base32 characters, a decimal integer or 0x and \
+             hexadecimal digits, found 2 bytes"
+        );
+        assert_eq!(
+            parse(b"+5", Form::Base32),
             Err(InputError::Id(Error::InvalidLength {
-                found: 0,
+                found: 2,
                 prefix: ""
             }))
         );

@@ -144,6 +144,10 @@ enum Database {
     Postgres,
     /// MariaDB (the helper functions also on MySQL; the generator MariaDB's alone)
     Mysql,
+    /// Not listed: accepted only to say why there is no SQL for it, where clap would suggest
+    /// `mysql` as the value meant.
+    #[value(hide = true)]
+    Sqlite,
 }
 
 impl Database {
@@ -152,6 +156,13 @@ impl Database {
         match self {
             Self::Postgres => ulid_flake_core::sql::POSTGRES_INSTALL,
             Self::Mysql => ulid_flake_core::sql::MYSQL_INSTALL,
+            Self::Sqlite => usage_error(
+                "sql",
+                ErrorKind::InvalidValue,
+                "no SQL for SQLite: expected postgres or mysql, found sqlite (SQLite defines no \
+                 functions in SQL: read and write the IDs as BIGINT, and their text in Rust or \
+                 with `ulid-flake convert`)",
+            ),
         }
     }
 }

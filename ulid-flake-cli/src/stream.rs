@@ -11,7 +11,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 
 use ulid_flake_core::UlidFlake;
 
-use crate::input::{self, Form};
+use crate::input::{self, Form, InputError};
 
 /// The longest line kept in memory. Every valid input is far shorter (leading zeros aside);
 /// the cap keeps a huge line without a newline (a binary file piped in by mistake) from
@@ -46,7 +46,7 @@ pub(crate) fn each_id<W: Write>(
                 }
                 Err(error) => {
                     failures += 1;
-                    let why = Whitespace(text);
+                    let why = Hint(text, &error);
                     report(out, format_args!("argument {position}: {error}{why}"))?;
                 }
             }
@@ -69,7 +69,7 @@ pub(crate) fn each_id<W: Write>(
         match result.and_then(|line| {
             input::parse_prefixed(line, form, entity)
                 .map(|parsed| (line, parsed))
-                .map_err(|error| format!("{error}{}", Whitespace(line)))
+                .map_err(|error| format!("{error}{}", Hint(line, &error)))
         }) {
             Ok((line, (prefix, id))) => {
                 warn_if_also(out, format_args!("line {number}"), line, form, id)?;
@@ -136,17 +136,27 @@ fn next_line<'a>(
     Ok(Some(Ok(line)))
 }
 
-/// After an input's error, what is plainly wrong with it besides: the input is blank, or has
-/// whitespace around it (its length alone would not say so). Nothing otherwise.
-struct Whitespace<'a>(&'a [u8]);
+/// After an input's error, what is plainly wrong with the input besides: it is blank, has
+/// whitespace around it, or (for an error about its length, which counts bytes) holds a
+/// non-ASCII character; the error alone would not say so. Nothing otherwise.
+struct Hint<'a>(&'a [u8], &'a InputError);
 
-impl fmt::Display for Whitespace<'_> {
+impl fmt::Display for Hint<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let trimmed = self.0.trim_ascii();
+        let Self(text, error) = *self;
+        let trimmed = text.trim_ascii();
         if trimmed.is_empty() {
             f.write_str(" (a blank input)")
-        } else if trimmed.len() < self.0.len() {
+        } else if trimmed.len() < text.len() {
             f.write_str(" (whitespace around it: the ID must stand alone)")
+        } else if let Some(index) = text.iter().position(|byte| !byte.is_ascii())
+            && error.is_about_length()
+        {
+            write!(
+                f,
+                " (a non-ASCII byte 0x{:02X} at index {index}: an ID is ASCII)",
+                text[index]
+            )
         } else {
             Ok(())
         }

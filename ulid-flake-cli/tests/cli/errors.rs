@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use predicates::str::contains;
 
-use super::{stdout_of, ulid_flake};
+use super::{LENGTH, stdout_of, ulid_flake};
 
 #[test]
 fn scalability_id_out_of_range() {
@@ -237,10 +237,35 @@ fn an_argument_with_whitespace_around_it_is_reported_so() {
         .assert()
         .code(1)
         .stdout("")
+        .stderr(format!(
+            "argument 1: {LENGTH} 14 bytes (whitespace around it: the ID must stand alone)\n\
+             argument 2: {LENGTH} 0 bytes (a blank input)\n",
+        ));
+}
+
+/// A length error counts bytes: a non-ASCII character (two bytes here) is named, so that
+/// `é` is not a mystery "found 2 bytes". Errors of another kind name the byte themselves.
+#[test]
+fn a_length_error_names_a_non_ascii_byte() {
+    ulid_flake()
+        .args(["inspect", "é", "user_00CMXB6TAK4Sé", "00CMXB6TAK4Sé", "+5"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!(
+            "argument 1: {LENGTH} 2 bytes (a non-ASCII byte 0xC3 at index 0: an ID is ASCII)\n\
+             argument 2: invalid length: expected 13 ASCII characters after `user_`, found 14 \
+             bytes (a non-ASCII byte 0xC3 at index 17: an ID is ASCII)\n\
+             argument 3: {LENGTH} 14 bytes (a non-ASCII byte 0xC3 at index 12: an ID is \
+             ASCII)\n\
+             argument 4: {LENGTH} 2 bytes\n",
+        ));
+    ulid_flake()
+        .args(["inspect", "--from", "base32", "00CMXB6TAK4é"])
+        .assert()
+        .code(1)
         .stderr(
-            "argument 1: invalid length: expected 13 ASCII characters, found 14 bytes \
-             (whitespace around it: the ID must stand alone)\n\
-             argument 2: invalid length: expected 13 ASCII characters, found 0 bytes (a blank \
-             input)\n",
+            "argument 1: invalid character (non-ASCII byte 0xC3) at index 11: expected a \
+             Crockford Base32 digit (0-9, A-Z without I, L, O, U, in either case)\n",
         );
 }

@@ -12,6 +12,11 @@ mod stdin;
 
 use assert_cmd::Command;
 
+/// The start of the length error of an input that `--from auto` reads in no form, up to the
+/// length found.
+const LENGTH: &str = "invalid length: expected 13 Base32 characters, a decimal integer or 0x \
+                      and hexadecimal digits, found";
+
 /// A command for the binary under test.
 fn ulid_flake() -> Command {
     Command::cargo_bin("ulid-flake").expect("the binary is built for the tests")

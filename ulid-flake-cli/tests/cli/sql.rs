@@ -1,6 +1,7 @@
 //! `ulid-flake sql`: the SQL of the helper functions and the database's generator, in the
 //! order the adapters run it.
 
+use predicates::prelude::*;
 use ulid_flake_core::sql;
 
 use super::{stdout_of, ulid_flake};
@@ -36,13 +37,30 @@ fn sql_prints_each_database_s_sql_in_install_order() {
 #[test]
 fn sql_names_the_databases_it_knows() {
     ulid_flake()
-        .args(["sql", "sqlite"])
+        .args(["sql", "oracle"])
         .assert()
         .code(2)
+        .stdout("")
         .stderr(predicates::str::contains(
-            "invalid value 'sqlite' for '<DATABASE>'",
+            "invalid value 'oracle' for '<DATABASE>'",
         ))
         .stderr(predicates::str::contains(
             "[possible values: postgres, mysql]",
         ));
+}
+
+/// Not clap's "a similar value exists: 'mysql'": SQLite has no SQL functions to install.
+#[test]
+fn sql_sqlite_says_sqlite_has_no_sql_functions() {
+    ulid_flake()
+        .args(["sql", "sqlite"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::starts_with(
+            "error: no SQL for SQLite: expected postgres or mysql, found sqlite (SQLite defines \
+             no functions in SQL: read and write the IDs as BIGINT, and their text in Rust or \
+             with `ulid-flake convert`)\n",
+        ))
+        .stderr(predicates::str::contains("similar").not());
 }

@@ -3,7 +3,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use super::ulid_flake;
+use super::{LENGTH, ulid_flake};
 
 #[test]
 fn a_bad_line_is_reported_with_its_number_and_the_rest_converted() {
@@ -54,14 +54,11 @@ fn nothing_is_skipped_silently() {
         .assert()
         .code(1)
         .stdout("00F5MFHSEYXCM\n0000000000000\n")
-        .stderr(
-            "line 2: invalid length: expected 13 ASCII characters, found 0 bytes (a blank \
-             input)\n\
-             line 3: invalid length: expected 13 ASCII characters, found 14 bytes (whitespace \
-             around it: the ID must stand alone)\n\
-             line 4: invalid length: expected 13 ASCII characters, found 14 bytes (whitespace \
-             around it: the ID must stand alone)\n",
-        );
+        .stderr(format!(
+            "line 2: {LENGTH} 0 bytes (a blank input)\n\
+             line 3: {LENGTH} 14 bytes (whitespace around it: the ID must stand alone)\n\
+             line 4: {LENGTH} 14 bytes (whitespace around it: the ID must stand alone)\n",
+        ));
 }
 
 #[test]
