@@ -1,9 +1,9 @@
-//! The handlers. Each takes its extractors as `Result`s, so that a malformed ID anywhere is
-//! answered with the API's JSON error rather than axum's plain text.
+//! The handlers. Every extractor's rejection is the API's JSON error rather than axum's plain
+//! text: those of `extract.rs` are, and a query is taken as a `Result`.
 
 use axum::Json;
-use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, Request, State};
 use axum::http::{Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -12,6 +12,7 @@ use ulid_flake_core::{Prefix, PrefixedId};
 use utoipa::OpenApi;
 
 use crate::error::excerpt;
+use crate::extract::{JsonBody, PathId};
 use crate::{
     ApiDoc, ApiError, MAX_TEXT_CHARS, MAX_URI_BYTES, NewPost, NewUser, Page, Post, Store, User,
 };
@@ -99,15 +100,23 @@ pub(crate) async fn limit_uri(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
-/// A 400 for a text `field` that not every database stores: longer than [`MAX_TEXT_CHARS`]
-/// (counted as JSON Schema's `maxLength` counts: Unicode scalar values, not bytes), or holding
-/// a NUL character (valid JSON, `\u0000`, but PostgreSQL's `TEXT` refuses it while SQLite
-/// stores it: the same request must get the same answer on both).
+/// A 400 for a text `field` that is blank (empty or only whitespace: a name or title that
+/// shows nothing), or that not every database stores: longer than [`MAX_TEXT_CHARS`] (counted
+/// as JSON Schema's `maxLength` counts: Unicode scalar values, not bytes), or holding a NUL
+/// character (valid JSON, `\u0000`, but PostgreSQL's `TEXT` refuses it while SQLite stores it:
+/// the same request must get the same answer on both).
 fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
     if let Some(index) = value.chars().position(|character| character == '\0') {
         return Err(ApiError::bad_request(format!(
             "invalid JSON body: {field}: expected text without NUL characters (U+0000), \
              found one at character {index}"
+        )));
+    }
+    if value.trim().is_empty() {
+        // Quoted with escapes (`"\t"`): raw whitespace would not show what was sent.
+        return Err(ApiError::bad_request(format!(
+            "invalid JSON body: {field}: expected a non-blank {field}, found {:?}",
+            excerpt(value)
         )));
     }
     match value.chars().count() {
@@ -123,9 +132,8 @@ fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
         (status = 413, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn create_user(
     State(store): State<Store>,
-    body: Result<Json<NewUser>, JsonRejection>,
+    JsonBody(new): JsonBody<NewUser>,
 ) -> Result<(StatusCode, Json<User>), ApiError> {
-    let Json(new) = body?;
     check_text("name", &new.name)?;
     Ok((
         StatusCode::CREATED,
@@ -148,9 +156,8 @@ pub(crate) async fn list_users(
         (status = 500, body = ApiError)))]
 pub(crate) async fn get_user(
     State(store): State<Store>,
-    id: Result<Path<PrefixedId<User>>, PathRejection>,
+    PathId(id): PathId<User>,
 ) -> Result<Json<User>, ApiError> {
-    let Path(id) = id?;
     let user = store.user(id).await?;
     user.map(Json)
         .ok_or_else(|| ApiError::not_found(format!("no user {id}")))
@@ -162,10 +169,9 @@ pub(crate) async fn get_user(
         (status = 500, body = ApiError)))]
 pub(crate) async fn list_posts_of_user(
     State(store): State<Store>,
-    id: Result<Path<PrefixedId<User>>, PathRejection>,
+    PathId(id): PathId<User>,
     query: Result<Query<PageQuery<Post>>, QueryRejection>,
 ) -> Result<Json<Page<Post>>, ApiError> {
-    let Path(id) = id?;
     let Query(page) = query?;
     let limit = page.limit()?;
     if store.user(id).await?.is_none() {
@@ -179,9 +185,8 @@ pub(crate) async fn list_posts_of_user(
         (status = 413, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn create_post(
     State(store): State<Store>,
-    body: Result<Json<NewPost>, JsonRejection>,
+    JsonBody(new): JsonBody<NewPost>,
 ) -> Result<(StatusCode, Json<Post>), ApiError> {
-    let Json(new) = body?;
     check_text("title", &new.title)?;
     let author = new.author;
     match store.create_post(new).await? {
@@ -195,9 +200,8 @@ pub(crate) async fn create_post(
         (status = 500, body = ApiError)))]
 pub(crate) async fn get_post(
     State(store): State<Store>,
-    id: Result<Path<PrefixedId<Post>>, PathRejection>,
+    PathId(id): PathId<Post>,
 ) -> Result<Json<Post>, ApiError> {
-    let Path(id) = id?;
     let post = store.post(id).await?;
     post.map(Json)
         .ok_or_else(|| ApiError::not_found(format!("no post {id}")))

@@ -6,13 +6,15 @@ use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use ulid_flake_core::Prefix;
 
 use crate::{MAX_BODY_BYTES, MAX_URI_BYTES};
 
 /// An error response: `{"error": "..."}` with its status.
 #[derive(Debug, Serialize, utoipa::ToSchema, ts_rs::TS)]
 pub struct ApiError {
-    /// What was wrong, e.g. `invalid path parameter: invalid character 'I' at index 12: ...`.
+    /// What was wrong: what was expected and what was found, e.g.
+    /// ``invalid query string: expected a limit of 1 to 100, found `101` ``.
     pub error: String,
     #[serde(skip)]
     status: StatusCode,
@@ -80,45 +82,71 @@ pub(crate) fn excerpt(input: &str) -> String {
     }
 }
 
-// The extractors' rejections become 400s with the parser's own message (axum's text names
-// the part of the request; the ID's error says what was expected and found).
-impl From<PathRejection> for ApiError {
-    fn from(rejection: PathRejection) -> Self {
-        // axum quotes the whole value; quote only the start of a long one (the message that
-        // follows gives its length).
-        if let PathRejection::FailedToDeserializePathParams(error) = &rejection
-            && let ErrorKind::DeserializeError {
-                key,
-                value,
-                message,
-            } = error.kind()
-            && value.chars().count() > MAX_QUOTED_CHARS
-        {
-            let start = excerpt(value);
-            return Self::bad_request(format!(
-                "invalid path parameter: Invalid URL: Cannot parse `{key}` with value `{start}`: {message}"
-            ));
+impl ApiError {
+    /// A 400 for a path parameter that is not an ID of `T`, in the API's words rather than
+    /// axum's (`Invalid URL: Cannot parse ...`): the parameter, the ID expected, the value (only
+    /// its start if long: the ID's message gives the length) and the ID's own message.
+    pub(crate) fn from_path_rejection<T: Prefix>(rejection: &PathRejection) -> Self {
+        let expected = format!("expected a `{}_` ID", T::PREFIX);
+        if let PathRejection::FailedToDeserializePathParams(error) = rejection {
+            match error.kind() {
+                ErrorKind::DeserializeError {
+                    key,
+                    value,
+                    message,
+                } => {
+                    let found = excerpt(value);
+                    return Self::bad_request(format!(
+                        "invalid path parameter `{key}`: {expected}, found `{found}`: {message}"
+                    ));
+                }
+                // axum has the key only, not the value.
+                ErrorKind::InvalidUtf8InPathParam { key } => {
+                    return Self::bad_request(format!(
+                        "invalid path parameter `{key}`: {expected}, found bytes that are not \
+                         UTF-8 once percent-decoded"
+                    ));
+                }
+                _ => {}
+            }
         }
-        Self::bad_request(format!("invalid path parameter: {}", rejection.body_text()))
+        // The other kinds come from a route and an extractor that do not fit (another number
+        // of parameters, a type that is no text): axum answers them with a 500 too, and their
+        // text names Rust types.
+        Self::internal(
+            "internal error: the path parameters could not be read",
+            &rejection.body_text(),
+        )
+    }
+
+    /// The error of a JSON body: a 413 for one over [`MAX_BODY_BYTES`], which states the size
+    /// that the request declared (`Content-Length`, read by the caller: the rejection does not
+    /// know it), else a 400 with the parser's message.
+    pub(crate) fn from_json_rejection(rejection: &JsonRejection, declared: Option<u64>) -> Self {
+        // Reading the body stopped at the limit (`DefaultBodyLimit` in the router).
+        if rejection.status() != StatusCode::PAYLOAD_TOO_LARGE {
+            return Self::bad_request(format!("invalid JSON body: {}", rejection.body_text()));
+        }
+        // A body without `Content-Length` (chunked) was read up to the limit only. hyper ends a
+        // body at its declared length (and drops the header beside chunked encoding), so a
+        // declared one is over the limit: the filter only keeps the message from contradicting
+        // itself behind another server.
+        let found = match declared.filter(|&length| length > MAX_BODY_BYTES as u64) {
+            Some(length) => format!("{length} bytes"),
+            None => "more".to_owned(),
+        };
+        Self {
+            error: format!(
+                "request body too large: expected at most {MAX_BODY_BYTES} bytes, found {found}"
+            ),
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+        }
     }
 }
 
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
         Self::bad_request(format!("invalid query string: {}", rejection.body_text()))
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> Self {
-        // Reading the body stopped at the limit (`DefaultBodyLimit` in the router).
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            return Self {
-                error: format!("request body too large: expected at most {MAX_BODY_BYTES} bytes"),
-                status: StatusCode::PAYLOAD_TOO_LARGE,
-            };
-        }
-        Self::bad_request(format!("invalid JSON body: {}", rejection.body_text()))
     }
 }
 

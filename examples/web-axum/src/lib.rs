@@ -12,11 +12,13 @@
 //! - an unknown route is a 404 that lists the routes, and a route asked with another method a
 //!   405 that names its methods (as its `Allow` header does);
 //! - a `limit` that is not a number of 1 to 100 is a 400 that quotes it, and so is a body
-//!   with a field the API does not know (a client's `id` is not silently replaced);
+//!   with a field the API does not know (a client's `id` is not silently replaced); a body
+//!   that is not a JSON object (an array of the fields in order included) is a 400;
 //! - limits: a request body of at most [`MAX_BODY_BYTES`] (16 KiB; a 413 beyond), a request
 //!   target (path and query) of at most [`MAX_URI_BYTES`] (2 KiB; a 414 beyond), names and
-//!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond), without NUL
-//!   characters (a 400 on every database: PostgreSQL's `TEXT` refuses them, SQLite does not);
+//!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond), not blank (a 400
+//!   for empty or whitespace-only text), without NUL characters (a 400 on every database:
+//!   PostgreSQL's `TEXT` refuses them, SQLite does not);
 //! - a stored row the types reject (a corrupt ID column) is a 500 with a fixed message; the
 //!   detail goes to the server's standard error only;
 //! - the OpenAPI document at `/openapi.json` (and `example-web-axum --print-openapi`), and
@@ -36,6 +38,7 @@
 
 mod api;
 mod error;
+mod extract;
 mod store;
 
 use axum::Router;
@@ -59,7 +62,7 @@ pub const MAX_TEXT_CHARS: usize = 200;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Ulid-Flake example API"),
-    modifiers(&Limits),
+    modifiers(&DocumentInfo),
     paths(
         api::create_user,
         api::list_users,
@@ -72,16 +75,18 @@ pub const MAX_TEXT_CHARS: usize = 200;
 )]
 pub struct ApiDoc;
 
-/// The document's description, with the limits from their constants.
-struct Limits;
+/// The document's description, with the limits from their constants, and no license: the
+/// crate declares none, and utoipa's default (from `CARGO_PKG_LICENSE`) is one named `""`.
+struct DocumentInfo;
 
-impl Modify for Limits {
+impl Modify for DocumentInfo {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        openapi.info.license = None;
         openapi.info.description = Some(format!(
             "Users and posts with Ulid-Flake keys. Limits: request bodies of at most \
              {MAX_BODY_BYTES} bytes (413 beyond), request targets of at most {MAX_URI_BYTES} \
-             bytes (414 beyond), names and titles of at most {MAX_TEXT_CHARS} characters \
-             and without NUL characters (400 otherwise)."
+             bytes (414 beyond), names and titles of at most {MAX_TEXT_CHARS} characters, \
+             not blank and without NUL characters (400 otherwise)."
         ));
     }
 }

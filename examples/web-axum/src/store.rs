@@ -11,6 +11,8 @@ use sqlx::{AnyPool, FromRow};
 use ts_rs::TS;
 use ulid_flake_core::{Prefix, PrefixedId};
 
+use crate::extract::RequestBody;
+
 /// A user.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, utoipa::ToSchema, TS)]
 pub struct User {
@@ -36,8 +38,8 @@ pub struct Post {
 #[derive(Debug, Deserialize, utoipa::ToSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct NewUser {
-    /// The user's name: at most 200 characters (`MAX_TEXT_CHARS`).
-    #[schema(max_length = 200)]
+    /// The user's name: not blank, at most 200 characters (`MAX_TEXT_CHARS`).
+    #[schema(max_length = 200, pattern = r"\S")]
     pub name: String,
 }
 
@@ -47,9 +49,17 @@ pub struct NewUser {
 pub struct NewPost {
     /// The author's ID, as its text `user_…`.
     pub author: PrefixedId<User>,
-    /// The title: at most 200 characters (`MAX_TEXT_CHARS`).
-    #[schema(max_length = 200)]
+    /// The title: not blank, at most 200 characters (`MAX_TEXT_CHARS`).
+    #[schema(max_length = 200, pattern = r"\S")]
     pub title: String,
+}
+
+impl RequestBody for NewUser {
+    const EXPECTED: &'static str = "an object with a `name`";
+}
+
+impl RequestBody for NewPost {
+    const EXPECTED: &'static str = "an object with an `author` and a `title`";
 }
 
 impl Prefix for User {
@@ -66,6 +76,8 @@ pub struct Page<T: Prefix> {
     /// The items of this page.
     pub items: Vec<T>,
     /// The cursor of the next page (`?after=`), or `null` on the last page.
+    // Required: always present, if only as `null` (utoipa makes an `Option` optional).
+    #[schema(required = true)]
     pub next: Option<PrefixedId<T>>,
 }
 

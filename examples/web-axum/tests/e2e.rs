@@ -140,13 +140,13 @@ impl Server {
             .unwrap();
     }
 
-    /// The raw response to `GET target`, for requests reqwest refuses to send (targets over
-    /// 64 KiB).
-    async fn raw_get(&self, target: &str) -> String {
+    /// The raw response to a request of `head` (its request line and any headers but `host`
+    /// and `connection`) and `body`, for requests reqwest refuses to send (targets over 64 KiB)
+    /// or cannot without its `stream` feature (chunked bodies).
+    async fn raw(&self, head: &str, body: &str) -> String {
         let address = self.base.strip_prefix("http://").unwrap();
         let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-        let request =
-            format!("GET {target} HTTP/1.1\r\nhost: {address}\r\nconnection: close\r\n\r\n");
+        let request = format!("{head}\r\nhost: {address}\r\nconnection: close\r\n\r\n{body}");
         stream.write_all(request.as_bytes()).await.unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).await.unwrap();
@@ -201,6 +201,15 @@ fn too_long(field: &str, found: usize) -> Value {
     json!({ "error": format!("invalid JSON body: {field}: expected at most 200 characters, found {found}") })
 }
 
+/// The 400 for an `id` in a path that is no ID of `prefix`: `found` is the value as quoted (the
+/// start only of a long one), `message` the ID's own.
+fn bad_path_id(prefix: &str, found: &str, message: &str) -> Value {
+    let error = format!(
+        "invalid path parameter `id`: expected a `{prefix}_` ID, found `{found}`: {message}"
+    );
+    json!({ "error": error })
+}
+
 /// The body of a `POST /posts` by the user with `author`'s ID.
 fn post_by(author: &User, title: &str) -> String {
     json!({ "author": author.id, "title": title }).to_string()
@@ -223,15 +232,11 @@ impl Server {
         ]
     }
 
-    /// Expects `GET path` to be a 400 saying that `id` in the path could not be parsed.
-    async fn assert_bad_path_id(&self, path: String, id: &str, message: &str) {
-        let (status, body) = self.get(&path).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
+    /// Expects `GET path` to be a 400 saying that `id` in the path is no ID of `prefix`.
+    async fn assert_bad_path_id(&self, path: String, prefix: &str, id: &str, message: &str) {
         assert_eq!(
-            body["error"],
-            format!(
-                "invalid path parameter: Invalid URL: Cannot parse `id` with value `{id}`: {message}"
-            ),
+            self.get(&path).await,
+            (StatusCode::BAD_REQUEST, bad_path_id(prefix, id, message)),
             "{path}"
         );
     }
@@ -319,8 +324,8 @@ macro_rules! e2e_tests {
             async fn malformed_user_ids_in_paths_are_400s_that_say_what_was_wrong() {
                 let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
                 for (id, message) in &malformed_ids("user") {
-                    server.assert_bad_path_id(format!("/users/{id}"), id, message).await;
-                    server.assert_bad_path_id(format!("/users/{id}/posts"), id, message).await;
+                    server.assert_bad_path_id(format!("/users/{id}"), "user", id, message).await;
+                    server.assert_bad_path_id(format!("/users/{id}/posts"), "user", id, message).await;
                 }
                 server.assert_wrote_nothing(counts).await;
             }
@@ -340,7 +345,18 @@ macro_rules! e2e_tests {
             async fn malformed_post_ids_in_paths_are_400s_that_say_what_was_wrong() {
                 let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
                 for (id, message) in &malformed_ids("post") {
-                    server.assert_bad_path_id(format!("/posts/{id}"), id, message).await;
+                    server.assert_bad_path_id(format!("/posts/{id}"), "post", id, message).await;
+                }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn path_ids_that_are_not_utf_8_are_400s() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
+                // axum knows the parameter only, not its value.
+                for (path, prefix) in [("/users/%FF", "user"), ("/users/%FF/posts", "user"), ("/posts/%C3%28", "post")] {
+                    let error = format!("invalid path parameter `id`: expected a `{prefix}_` ID, found bytes that are not UTF-8 once percent-decoded");
+                    assert_eq!(server.get(path).await, (StatusCode::BAD_REQUEST, json!({ "error": error })), "{path}");
                 }
                 server.assert_wrote_nothing(counts).await;
             }
@@ -458,13 +474,31 @@ macro_rules! e2e_tests {
             #[tokio::test]
             async fn bodies_over_the_byte_limit_are_413s_that_write_nothing() {
                 let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
-                // 1 MiB: reading stops at the body limit.
+                // 1 MiB: reading stops at the body limit, and the length found is the one the
+                // request declares (`Content-Length`, which reqwest sends).
                 let mebibyte = "x".repeat(1 << 20);
-                let too_large = json!({ "error": format!("request body too large: expected at most {MAX_BODY_BYTES} bytes") });
-                assert_eq!(server.post("/users", &json!({ "name": mebibyte }).to_string()).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large.clone()));
-                assert_eq!(server.post("/posts", &post_by(&ada, &mebibyte)).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large.clone()));
+                let too_large = |found: usize| json!({ "error": format!("request body too large: expected at most 16384 bytes, found {found} bytes") });
+                let body = json!({ "name": mebibyte }).to_string();
+                assert_eq!(server.post("/users", &body).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large((1 << 20) + 11)));
+                let body = post_by(&ada, &mebibyte);
+                assert_eq!(server.post("/posts", &body).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large(body.len())));
                 // The limit is on bytes: one over it is enough.
-                assert_eq!(server.post("/users", &user_body_of(MAX_BODY_BYTES + 1)).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large));
+                assert_eq!(server.post("/users", &user_body_of(MAX_BODY_BYTES + 1)).await, (StatusCode::PAYLOAD_TOO_LARGE, too_large(16385)));
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn chunked_bodies_over_the_byte_limit_are_413s_that_say_more_was_found() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                // No `Content-Length`: reading stops at the limit, and the full length is unknown.
+                let error = json!({ "error": "request body too large: expected at most 16384 bytes, found more" });
+                for (path, body) in [("/users", user_body_of(MAX_BODY_BYTES + 1)), ("/posts", post_by(&ada, &"x".repeat(MAX_BODY_BYTES)))] {
+                    let head = format!("POST {path} HTTP/1.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked");
+                    let response = server.raw(&head, &format!("{:x}\r\n{body}\r\n0\r\n\r\n", body.len())).await;
+                    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+                    assert!(head.starts_with("HTTP/1.1 413 Payload Too Large\r\n"), "{response}");
+                    assert_eq!(serde_json::from_str::<Value>(body).unwrap(), error, "{path}");
+                }
                 server.assert_wrote_nothing(counts).await;
             }
 
@@ -507,6 +541,58 @@ macro_rules! e2e_tests {
             }
 
             #[tokio::test]
+            async fn blank_names_and_titles_are_400s_that_quote_them() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                // Quoted with escapes, so that the whitespace shows; a long text by its start. Blank
+                // is said before too long.
+                let long = " ".repeat(MAX_TEXT_CHARS + 1);
+                let long_quoted = format!("\"{}…\"", " ".repeat(32));
+                let cases = [
+                    ("", r#""""#),
+                    ("   ", r#""   ""#),
+                    ("\t\r\n", r#""\t\r\n""#),
+                    ("\u{3000}", r#""\u{3000}""#),
+                    (&long, &long_quoted),
+                ];
+                for (text, quoted) in cases {
+                    let blank = |field: &str| json!({ "error": format!("invalid JSON body: {field}: expected a non-blank {field}, found {quoted}") });
+                    assert_eq!(server.post("/users", &json!({ "name": text }).to_string()).await, (StatusCode::BAD_REQUEST, blank("name")), "{text:?}");
+                    assert_eq!(server.post("/posts", &post_by(&ada, text)).await, (StatusCode::BAD_REQUEST, blank("title")), "{text:?}");
+                }
+                server.assert_wrote_nothing(counts).await;
+                // Text around the whitespace is a name, stored as sent.
+                assert_eq!(server.create_user(" Bob ").await.name, " Bob ");
+            }
+
+            #[tokio::test]
+            async fn bodies_of_the_wrong_shape_are_400s_that_name_no_rust_types() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                let prefix = "invalid JSON body: Failed to deserialize the JSON body into the target type: ";
+                let user = "an object with a `name`";
+                let post = "an object with an `author` and a `title`";
+                let cases = [
+                    ("/users", r#""x""#.to_owned(), format!(r#"invalid type: string "x", expected {user} at line 1 column 3"#)),
+                    ("/users", "[]".to_owned(), format!("invalid type: sequence, expected {user} at line 1 column 0")),
+                    // The fields in order, which a derived struct would take for an object.
+                    ("/users", r#"["Ada"]"#.to_owned(), format!("invalid type: sequence, expected {user} at line 1 column 0")),
+                    ("/users", "null".to_owned(), format!("invalid type: null, expected {user} at line 1 column 4")),
+                    ("/users", "1".to_owned(), format!("invalid type: integer `1`, expected {user} at line 1 column 1")),
+                    ("/users", "{}".to_owned(), "missing field `name` at line 1 column 2".to_owned()),
+                    ("/users", r#"{"name":1}"#.to_owned(), "name: invalid type: integer `1`, expected a string at line 1 column 9".to_owned()),
+                    ("/users", r#"{"name":null}"#.to_owned(), "name: invalid type: null, expected a string at line 1 column 12".to_owned()),
+                    ("/posts", r#""x""#.to_owned(), format!(r#"invalid type: string "x", expected {post} at line 1 column 3"#)),
+                    ("/posts", format!(r#"["{}","x"]"#, ada.id), format!("invalid type: sequence, expected {post} at line 1 column 0")),
+                    ("/posts", "true".to_owned(), format!("invalid type: boolean `true`, expected {post} at line 1 column 4")),
+                    ("/posts", format!(r#"{{"author":"{}","title":[]}}"#, ada.id), "title: invalid type: sequence, expected a string at line 1 column 39".to_owned()),
+                ];
+                for (path, body, message) in cases {
+                    let error = json!({ "error": format!("{prefix}{message}") });
+                    assert_eq!(server.post(path, &body).await, (StatusCode::BAD_REQUEST, error), "{path} {body}");
+                }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
             async fn a_name_at_the_character_limit_is_stored_whole() {
                 let server = Server::$backend().await;
                 let name = "é".repeat(MAX_TEXT_CHARS);
@@ -545,16 +631,16 @@ macro_rules! e2e_tests {
             async fn long_ids_within_the_target_limit_are_400s_that_quote_their_start_only() {
                 let server = Server::$backend().await;
                 // At the limit: the ID's own 400.
-                for (path, id_prefix) in [("/users/", "user_"), ("/posts/", "post_")] {
-                    let start = format!("{id_prefix}{}", "0".repeat(32 - id_prefix.len()));
+                for (path, prefix) in [("/users/", "user"), ("/posts/", "post")] {
+                    let id_prefix = format!("{prefix}_");
+                    let start = format!("{id_prefix}{}…", "0".repeat(32 - id_prefix.len()));
                     let length = MAX_URI_BYTES - path.len() - id_prefix.len();
                     let target = format!("{path}{id_prefix}{}", "0".repeat(length));
-                    let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters after `{id_prefix}`, found {length} bytes");
-                    assert_eq!(server.get(&target).await, (StatusCode::BAD_REQUEST, json!({ "error": error })), "{path}");
+                    let message = format!("invalid length: expected 13 ASCII characters after `{id_prefix}`, found {length} bytes");
+                    assert_eq!(server.get(&target).await, (StatusCode::BAD_REQUEST, bad_path_id(prefix, &start, &message)), "{path}");
                 }
-                let start = format!("user_{}", "0".repeat(27));
-                let error = format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{start}…`: invalid length: expected 13 ASCII characters after `user_`, found 33 bytes");
-                assert_eq!(server.get(&format!("/users/user_{}", "0".repeat(33))).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
+                let error = json!({ "error": format!("invalid path parameter `id`: expected a `user_` ID, found `user_{}…`: invalid length: expected 13 ASCII characters after `user_`, found 33 bytes", "0".repeat(27)) });
+                assert_eq!(server.get(&format!("/users/user_{}", "0".repeat(33))).await, (StatusCode::BAD_REQUEST, error));
             }
 
             #[tokio::test]
@@ -563,7 +649,7 @@ macro_rules! e2e_tests {
                 let counts = server.store.counts().await.unwrap();
                 // Hyper answers before the router sees the request (documented; reqwest refuses
                 // to send such a URI, so raw HTTP).
-                let response = server.raw_get(&format!("/users/{}", "0".repeat(100 * 1024))).await;
+                let response = server.raw(&format!("GET /users/{} HTTP/1.1", "0".repeat(100 * 1024)), "").await;
                 assert!(response.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{response}");
                 assert!(response.contains("\r\ncontent-length: 0\r\n") && response.ends_with("\r\n\r\n"), "{response}");
                 server.assert_wrote_nothing(counts).await;
@@ -620,7 +706,7 @@ macro_rules! e2e_tests {
                 let post = server.create_post(&ada, "Notes").await;
                 let counts = server.store.counts().await.unwrap();
                 let wrong = |id: &dyn std::fmt::Display, expected: &str, found: &str| {
-                    json!({ "error": format!("invalid path parameter: Invalid URL: Cannot parse `id` with value `{id}`: wrong prefix: expected `{expected}_`, found `{found}_`") })
+                    bad_path_id(expected, &id.to_string(), &format!("wrong prefix: expected `{expected}_`, found `{found}_`"))
                 };
                 assert_eq!(server.get(&format!("/users/{}", post.id)).await, (StatusCode::BAD_REQUEST, wrong(&post.id, "user", "post")));
                 assert_eq!(server.get(&format!("/users/{}/posts", post.id)).await, (StatusCode::BAD_REQUEST, wrong(&post.id, "user", "post")));
@@ -729,19 +815,47 @@ async fn the_openapi_document_states_the_enforced_limits() {
     let document = Server::sqlite().await.openapi_document().await;
     let schemas = &document["components"]["schemas"];
     for (schema, field) in [("NewUser", "name"), ("NewPost", "title")] {
-        assert_eq!(
-            schemas[schema]["properties"][field]["maxLength"].as_u64(),
-            Some(MAX_TEXT_CHARS as u64)
-        );
+        let property = &schemas[schema]["properties"][field];
+        assert_eq!(property["maxLength"].as_u64(), Some(MAX_TEXT_CHARS as u64));
+        // Not blank: a character that is not whitespace.
+        assert_eq!(property["pattern"], r"\S");
     }
     assert_eq!(
         document["info"]["description"],
         format!(
             "Users and posts with Ulid-Flake keys. Limits: request bodies of at most \
              {MAX_BODY_BYTES} bytes (413 beyond), request targets of at most {MAX_URI_BYTES} \
-             bytes (414 beyond), names and titles of at most {MAX_TEXT_CHARS} characters \
-             and without NUL characters (400 otherwise)."
+             bytes (414 beyond), names and titles of at most {MAX_TEXT_CHARS} characters, \
+             not blank and without NUL characters (400 otherwise)."
         )
+    );
+}
+
+/// A page's `next` is always there, `null` on the last page: required, and nullable.
+#[tokio::test]
+async fn the_openapi_document_requires_the_next_cursor_of_a_page() {
+    let document = Server::sqlite().await.openapi_document().await;
+    for entity in ["User", "Post"] {
+        let page = &document["components"]["schemas"][format!("Page_{entity}")];
+        assert_eq!(page["required"], json!(["items", "next"]), "{entity}");
+        let next = &page["properties"]["next"]["oneOf"];
+        assert_eq!(next[0], json!({ "type": "null" }), "{entity}");
+        assert_eq!(
+            next[1]["$ref"],
+            format!("#/components/schemas/PrefixedId_{entity}")
+        );
+    }
+}
+
+/// The crate declares no license: the document has none, rather than one named `""`.
+#[tokio::test]
+async fn the_openapi_document_has_no_license_without_a_name() {
+    let document = Server::sqlite().await.openapi_document().await;
+    assert_eq!(
+        document["info"].get("license"),
+        None,
+        "{}",
+        document["info"]
     );
 }
 
