@@ -144,18 +144,26 @@ impl Epoch {
     /// The milliseconds since this epoch of a moment given in Unix milliseconds: the
     /// [`UlidFlake::ms_since_epoch`] of an ID made at that moment; [`Error::TimestampOutOfRange`]
     /// when the moment is before this epoch or more than [`MAX_TIMESTAMP`] ms after it.
+    #[inline]
     pub(crate) const fn ms_since_epoch_at(self, unix_ms: i64) -> Result<u64, Error> {
         // Modulo 2^64, so that one comparison checks both ends (the generator's every call
         // takes this step): with the epoch below 2^48, a moment before it comes out at
         // 2^63 - 2^48 or more, far above MAX_TIMESTAMP.
         let timestamp = (unix_ms as u64).wrapping_sub(self.unix_ms);
         if timestamp > MAX_TIMESTAMP {
-            return Err(Error::TimestampOutOfRange {
-                // i64 - u64 with both below 2^63 cannot overflow i128.
-                found_ms: unix_ms as i128 - self.unix_ms as i128,
-            });
+            return Err(self.out_of_range(unix_ms));
         }
         Ok(timestamp)
+    }
+
+    /// The error of a moment outside this epoch's range; out of line, so that the
+    /// generator's common path falls through the check.
+    #[cold]
+    const fn out_of_range(self, unix_ms: i64) -> Error {
+        Error::TimestampOutOfRange {
+            // i64 - u64 with both below 2^63 cannot overflow i128.
+            found_ms: unix_ms as i128 - self.unix_ms as i128,
+        }
     }
 }
 

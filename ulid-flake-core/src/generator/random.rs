@@ -158,21 +158,22 @@ thread_local! {
     static STREAM: RefCell<Option<ThreadStream>> = const { RefCell::new(None) };
     static AHEAD: Ahead = const {
         Ahead {
-            next: Cell::new(core::ptr::null()),
+            taken: Cell::new(NONE_AHEAD),
             bytes: [const { Cell::new(0) }; AHEAD_LEN + 3],
         }
     };
 }
 
 /// A block of the thread's stream drawn ahead for [`RandomSource::increment_draw`] and
-/// [`RandomSource::fresh_draw`], and where the next draw starts in it. One thread-local, so
-/// that the pointer and the bytes it points into are created and destroyed together.
+/// [`RandomSource::fresh_draw`], and how much of it is taken.
 struct Ahead {
-    /// The next byte to hand out: null (none) on a thread's start, and in a forked child (see
-    /// `discard_in_forked_child`); set only from `bytes`' own start, and moved only inside
-    /// them. A pointer rather than an index, so that a draw's byte is one plain load from it,
-    /// with no mask and no index on its way to the generator's swap.
-    next: Cell<*const Cell<u8>>,
+    /// How many of the block's bytes are taken: the index of the next one to hand out, or
+    /// [`NONE_AHEAD`] (no block) on a thread's start and in a forked child (see
+    /// `discard_in_forked_child`). An index rather than a pointer into `bytes`: a draw is then
+    /// a load of it and a load at it from the thread's own base, with no unsafe code, where a
+    /// pointer's range check needed the block's address worked out first (a load of the
+    /// thread's base and two instructions more).
+    taken: Cell<usize>,
     /// The block, and 3 bytes that are never a draw's own, so that any draw is one 4-byte
     /// load.
     bytes: [Cell<u8>; AHEAD_LEN + 3],
@@ -265,34 +266,30 @@ impl ThreadStream {
 /// thread-local storage grows by the block, 1 KiB.
 const AHEAD_LEN: usize = 1024;
 
+/// [`Ahead::taken`] when there is no block: above any draw's start, so that the next draw
+/// draws a block first.
+const NONE_AHEAD: usize = usize::MAX;
+
 /// The next `bytes` (1..=4) bytes drawn ahead, as the low bytes of a word, and nothing above
-/// them (they are the next draw's): a thread-local pointer to the next byte, one load through
-/// it and the pointer stored back; a block is drawn again out of line when fewer than
-/// `bytes` are left (about once in 1,024 IDs with the default one-byte increments), which is
-/// what keeps the stream's cost a byte's, not a word's, per ID.
+/// them (they are the next draw's): a thread-local count of the bytes taken, one load at it
+/// and the count stored back; a block is drawn again out of line when fewer than `bytes` are
+/// left (about once in 1,024 IDs with the default one-byte increments), which is what keeps
+/// the stream's cost a byte's, not a word's, per ID.
 #[inline(always)]
 fn take_ahead(bytes: u32) -> u32 {
     // The generator asks for 1..=4; anything else is taken modulo 4, into 1..=4 (fewer
     // instructions than a clamp), so that no byte is handed out twice.
     let bytes = (bytes.wrapping_sub(1) & 3) as usize + 1;
     AHEAD.with(|ahead| {
-        let start = ahead.bytes.as_ptr();
-        let mut next = ahead.next.get();
-        // The bytes taken, for a pointer into the block; far above AHEAD_LEN for null (and
-        // for anything below the block).
-        if next.addr().wrapping_sub(start.addr()) > AHEAD_LEN - bytes {
+        let mut taken = ahead.taken.get();
+        if taken > AHEAD_LEN - bytes {
             draw_ahead(ahead);
-            next = start;
+            taken = 0;
         }
-        ahead.next.set(next.wrapping_add(bytes));
-        // SAFETY: `next` is this thread's own `ahead.next`, which is only ever null or set
-        // from `ahead.bytes`' start (here and in the tests) and moved forward here; the
-        // check above refills for null or anything outside the block, so `next` is at most
-        // AHEAD_LEN - bytes past the start, and the four bytes read are the block's or its 3
-        // spare bytes. The bytes live as long as the pointer (one thread-local, no
-        // destructor); `draw_ahead` and the fork handler only write them through `Cell`, or
-        // set the pointer to null.
-        let four = unsafe { &*next.cast::<[Cell<u8>; 4]>() };
+        ahead.taken.set(taken + bytes);
+        // `taken` is at most AHEAD_LEN - 1 here: the four bytes are the block's or its 3
+        // spare bytes, and the compiler sees it (no bounds check).
+        let four = &ahead.bytes[taken..taken + 4];
         // One byte, the default increment's width, is one zero-extending load: no mask on
         // the way to the generator's swap.
         if bytes == 1 {
@@ -335,7 +332,7 @@ fn discard_in_forked_child() {
     extern "C" fn discard() {
         // A const-initialised thread-local without a destructor: a plain store to the
         // thread's own memory, as a handler run in a freshly forked child must be.
-        AHEAD.with(|ahead| ahead.next.set(core::ptr::null()));
+        AHEAD.with(|ahead| ahead.taken.set(NONE_AHEAD));
     }
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
@@ -380,18 +377,18 @@ mod tests {
             for (cell, &byte) in ahead.bytes.iter().zip(bytes) {
                 cell.set(byte);
             }
-            ahead.next.set(ahead.bytes.as_ptr());
+            ahead.taken.set(0);
         });
     }
 
     /// Leaves no bytes in this thread's block, as on a thread's start.
     fn discard_block() {
-        AHEAD.with(|ahead| ahead.next.set(core::ptr::null()));
+        AHEAD.with(|ahead| ahead.taken.set(NONE_AHEAD));
     }
 
     /// How many bytes of this thread's block are taken.
     fn taken() -> usize {
-        AHEAD.with(|ahead| ahead.next.get().addr() - ahead.bytes.as_ptr().addr())
+        AHEAD.with(|ahead| ahead.taken.get())
     }
 
     /// A shared handle draws as the source it shares: the block's next bytes, as many as
@@ -433,7 +430,7 @@ mod tests {
     fn a_zero_increment_at_the_block_s_end_is_drawn_again_from_the_next_block() {
         AHEAD.with(|ahead| {
             ahead.bytes[AHEAD_LEN - 1].set(0);
-            ahead.next.set(ahead.bytes[AHEAD_LEN - 1..].as_ptr());
+            ahead.taken.set(AHEAD_LEN - 1);
         });
         let draw = ThreadRandom.increment_draw(1);
         let taken = taken();
@@ -460,7 +457,7 @@ mod tests {
             for spare in &ahead.bytes[AHEAD_LEN..] {
                 spare.set(0xEE);
             }
-            ahead.next.set(ahead.bytes[AHEAD_LEN - 1..].as_ptr());
+            ahead.taken.set(AHEAD_LEN - 1);
         });
         assert_eq!(ThreadRandom.increment_draw(1), 0x5A);
         assert_eq!(taken(), AHEAD_LEN);

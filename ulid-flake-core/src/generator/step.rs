@@ -225,6 +225,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 return value;
             }
         }
+        self.load_last()
+    }
+
+    /// A load of the state word, where [`Generator::last_stored`] has no guess (this thread's
+    /// first call, or its last store was into another generator); out of line, so that the
+    /// common path falls through.
+    #[cold]
+    #[inline(never)]
+    fn load_last(&self) -> u64 {
         self.last.load(Ordering::Acquire)
     }
 

@@ -147,7 +147,7 @@ impl Clock for TickerClock {
     #[inline]
     fn unix_ms(&self) -> i64 {
         if fork::count() != self.forks {
-            return SystemClock.unix_ms();
+            return system_clock_in_forked_child();
         }
         // Relaxed: a reading taken after seeing another thread's ID (an Acquire load of the
         // generator's state) is at least the reading that ID was made from, by coherence.
@@ -173,6 +173,14 @@ impl Clock for TickerClock {
             published.refresh(|| SystemClock.unix_ms());
         }
     }
+}
+
+/// The system clock's reading, for a clock read in a forked child, whose ticker thread (the
+/// parent's) is not there; out of line, so that the common path is a fall-through.
+#[cold]
+#[inline(never)]
+fn system_clock_in_forked_child() -> i64 {
+    SystemClock.unix_ms()
 }
 
 #[cfg(test)]
