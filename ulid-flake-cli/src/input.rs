@@ -15,9 +15,10 @@ use ulid_flake_core::{ENCODED_LEN, Error, UlidFlake};
 /// Which form an input is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Form {
-    /// Guess from the text: exactly 13 characters are Base32, whatever they are (digits, or
-    /// 0x and 11 more: then with a warning); otherwise a 0x or 0X prefix is hex, digits (with
-    /// an optional leading -) are an integer, and anything else is Base32.
+    /// Guess from the text: a leading - is a (negative, so refused) integer; exactly 13
+    /// characters are Base32, whatever they are (digits, or 0x and 11 more: then with a
+    /// warning); otherwise a 0x or 0X prefix is hex, digits are an integer, and anything else
+    /// is Base32.
     Auto,
     /// The canonical 13-character Crockford Base32 text, in either case.
     Base32,
@@ -67,10 +68,13 @@ pub(crate) enum InputError {
     },
     /// An input that `--from auto` can read in no form: not 13 characters (Base32), and
     /// neither `0x` and hex digits, nor decimal digits with an optional leading `-`. The
-    /// library's length error would name Base32 alone.
-    NoFormOfLength {
+    /// library's length error would name Base32 alone, and blame the length of what may be
+    /// a number with a stray character.
+    NoForm {
+        /// The input's first bytes, escaped (see [`quoted`]).
+        found: String,
         /// The input's length in bytes.
-        found: usize,
+        bytes: usize,
     },
     /// A prefixed input whose part after the prefix is not 13 bytes long: the library's
     /// `Error::InvalidLength`, which names a type's prefix, where this one is the input's.
@@ -129,12 +133,12 @@ impl fmt::Display for InputError {
                 i64::MAX,
                 if negative { "-" } else { "" }
             ),
-            Self::NoFormOfLength { found } => {
-                let plural = if found == 1 { "" } else { "s" };
+            Self::NoForm { ref found, bytes } => {
+                let plural = if bytes == 1 { "" } else { "s" };
                 write!(
                     f,
-                    "invalid length: expected {ENCODED_LEN} Base32 characters, a decimal integer \
-                     or 0x and hexadecimal digits, found {found} byte{plural}"
+                    "no ID form fits: expected {ENCODED_LEN} Base32 characters, a decimal \
+                     integer or 0x and hexadecimal digits, found `{found}` ({bytes} byte{plural})"
                 )
             }
             Self::LengthAfterPrefix { ref prefix, found } => {
@@ -169,10 +173,21 @@ impl InputError {
         matches!(
             self,
             Self::Id(Error::InvalidLength { .. })
-                | Self::NoFormOfLength { .. }
+                | Self::NoForm { .. }
                 | Self::LengthAfterPrefix { .. }
         )
     }
+}
+
+/// The most bytes of an input that a message quotes; a longer input is cut.
+const MAX_QUOTED_BYTES: usize = 32;
+
+/// The start of `text` as a message quotes it: escaped (`\xC3`, `\n`), at most
+/// [`MAX_QUOTED_BYTES`] bytes of it, and `…` when cut.
+fn quoted(text: &[u8]) -> String {
+    let start = &text[..text.len().min(MAX_QUOTED_BYTES)];
+    let cut = if start.len() < text.len() { "…" } else { "" };
+    format!("{}{cut}", start.escape_ascii())
 }
 
 /// How the digits of a radix are described in messages.
@@ -195,7 +210,12 @@ pub(crate) fn parse(text: &[u8], form: Form) -> Result<UlidFlake, InputError> {
             None => parse_hex(text, 0),
         },
         Form::Auto => {
-            if text.len() == ENCODED_LEN {
+            if text.first() == Some(&b'-') {
+                // Never Base32 (no `-` in the alphabet), whatever its length: a negative
+                // integer, rejected with the library's out-of-range message rather than as a
+                // bad character.
+                parse_integer(text)
+            } else if text.len() == ENCODED_LEN {
                 // Base32, as the help says, even where another reading is possible: every
                 // valid ID has a Base32 text of 13 characters, while only IDs of the first
                 // hours after the epoch have 13 decimal digits, or `0x` and 11 hex digits.
@@ -209,15 +229,14 @@ pub(crate) fn parse(text: &[u8], form: Form) -> Result<UlidFlake, InputError> {
                 })
             } else if let Some(digits) = hex_prefix(text) {
                 parse_hex(digits, 2)
-            } else if text.first() == Some(&b'-') {
-                // Never Base32 (no `-` in the alphabet): a negative integer, rejected with the
-                // library's out-of-range message rather than as a bad character.
-                parse_integer(text)
             } else if !text.is_empty() && text.iter().all(u8::is_ascii_digit) {
                 parse_integer(text)
             } else {
                 UlidFlake::parse_ascii(text).map_err(|error| match error {
-                    Error::InvalidLength { found, .. } => InputError::NoFormOfLength { found },
+                    Error::InvalidLength { found, .. } => InputError::NoForm {
+                        found: quoted(text),
+                        bytes: found,
+                    },
                     error => InputError::Id(error),
                 })
             }
@@ -460,11 +479,25 @@ mod tests {
         );
         // No form fits: the length error names every form `auto` reads, not Base32 alone;
         // with `--from base32`, Base32 alone.
-        assert_eq!(auto(""), Err(InputError::NoFormOfLength { found: 0 }));
         assert_eq!(
-            auto("+5").unwrap_err().to_string(),
-            "invalid length: expected 13 Base32 characters, a decimal integer or 0x and \
-             hexadecimal digits, found 2 bytes"
+            auto(""),
+            Err(InputError::NoForm {
+                found: String::new(),
+                bytes: 0
+            })
+        );
+        assert_eq!(
+            auto("12a\n").unwrap_err().to_string(),
+            "no ID form fits: expected 13 Base32 characters, a decimal integer or 0x and \
+             hexadecimal digits, found `12a\\n` (4 bytes)"
+        );
+        // A leading `-` is no Base32 at any length: 13 characters too are a negative integer.
+        assert_eq!(
+            auto("-123456789012"),
+            Err(InputError::IntegerOutOfRange {
+                negative: true,
+                magnitude: 123_456_789_012
+            })
         );
         assert_eq!(
             parse(b"+5", Form::Base32),

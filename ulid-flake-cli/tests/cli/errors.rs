@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use predicates::str::contains;
 
-use super::{LENGTH, stdout_of, ulid_flake};
+use super::{no_form, stdout_of, ulid_flake};
 
 #[test]
 fn scalability_id_out_of_range() {
@@ -238,8 +238,10 @@ fn an_argument_with_whitespace_around_it_is_reported_so() {
         .code(1)
         .stdout("")
         .stderr(format!(
-            "argument 1: {LENGTH} 14 bytes (whitespace around it: the ID must stand alone)\n\
-             argument 2: {LENGTH} 0 bytes (a blank input)\n",
+            "argument 1: {} (whitespace around it: the ID must stand alone)\n\
+             argument 2: {} (a blank input)\n",
+            no_form(" 02MWMFBHB1YJ2", 14),
+            no_form("", 0),
         ));
 }
 
@@ -253,12 +255,14 @@ fn a_length_error_names_a_non_ascii_byte() {
         .code(1)
         .stdout("")
         .stderr(format!(
-            "argument 1: {LENGTH} 2 bytes (a non-ASCII byte 0xC3 at index 0: an ID is ASCII)\n\
+            "argument 1: {} (a non-ASCII byte 0xC3 at index 0: an ID is ASCII)\n\
              argument 2: invalid length: expected 13 ASCII characters after `user_`, found 14 \
              bytes (a non-ASCII byte 0xC3 at index 17: an ID is ASCII)\n\
-             argument 3: {LENGTH} 14 bytes (a non-ASCII byte 0xC3 at index 12: an ID is \
-             ASCII)\n\
-             argument 4: {LENGTH} 2 bytes\n",
+             argument 3: {} (a non-ASCII byte 0xC3 at index 12: an ID is ASCII)\n\
+             argument 4: {}\n",
+            no_form("\\xc3\\xa9", 2),
+            no_form("00CMXB6TAK4S\\xc3\\xa9", 14),
+            no_form("+5", 2),
         ));
     ulid_flake()
         .args(["inspect", "--from", "base32", "00CMXB6TAK4é"])

@@ -12,10 +12,13 @@ mod stdin;
 
 use assert_cmd::Command;
 
-/// The start of the length error of an input that `--from auto` reads in no form, up to the
-/// length found.
-const LENGTH: &str = "invalid length: expected 13 Base32 characters, a decimal integer or 0x \
-                      and hexadecimal digits, found";
+/// The error of an input that `--from auto` reads in no form, `found` as it quotes the input.
+fn no_form(found: &str, bytes: usize) -> String {
+    format!(
+        "no ID form fits: expected 13 Base32 characters, a decimal integer or 0x and \
+         hexadecimal digits, found `{found}` ({bytes} bytes)"
+    )
+}
 
 /// A command for the binary under test.
 fn ulid_flake() -> Command {

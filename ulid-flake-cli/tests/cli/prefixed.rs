@@ -3,7 +3,7 @@
 
 use ulid_flake_core::{Prefix, PrefixedId};
 
-use super::{LENGTH, stdout_of, ulid_flake};
+use super::{no_form, stdout_of, ulid_flake};
 
 struct User;
 
@@ -102,7 +102,10 @@ fn a_prefix_over_31_characters_is_no_prefix() {
         .assert()
         .code(1)
         .stdout("")
-        .stderr(format!("argument 1: {LENGTH} 46 bytes\n"));
+        .stderr(format!(
+            "argument 1: {}\n",
+            no_form(&format!("{}…", "a".repeat(32)), 46)
+        ));
     let longest = format!("{}_02MWMFBHB1YJ2", "a".repeat(31));
     assert!(stdout_of(&["inspect", &longest]).contains(&"a".repeat(31)));
 }
