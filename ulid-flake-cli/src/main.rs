@@ -143,10 +143,11 @@ enum Database {
     /// PostgreSQL
     Postgres,
     /// MariaDB (the helper functions also on MySQL; the generator MariaDB's alone)
+    #[value(alias = "mariadb")]
     Mysql,
     /// Not listed: accepted only to say why there is no SQL for it, where clap would suggest
     /// `mysql` as the value meant.
-    #[value(hide = true)]
+    #[value(hide = true, alias = "sqlite3")]
     Sqlite,
 }
 

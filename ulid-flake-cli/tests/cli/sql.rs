@@ -32,6 +32,8 @@ fn sql_prints_each_database_s_sql_in_install_order() {
             .collect();
         assert_eq!(stdout_of(&["sql", database]), expected, "{database}");
     }
+    // The SQL for `mysql` is MariaDB's (its generator needs MariaDB): the name works too.
+    assert_eq!(stdout_of(&["sql", "mariadb"]), stdout_of(&["sql", "mysql"]));
 }
 
 #[test]
@@ -52,8 +54,9 @@ fn sql_names_the_databases_it_knows() {
 /// Not clap's "a similar value exists: 'mysql'": SQLite has no SQL functions to install.
 #[test]
 fn sql_sqlite_says_sqlite_has_no_sql_functions() {
-    ulid_flake()
-        .args(["sql", "sqlite"])
+    for name in ["sqlite", "sqlite3"] {
+        ulid_flake()
+        .args(["sql", name])
         .assert()
         .code(2)
         .stdout("")
@@ -63,4 +66,5 @@ fn sql_sqlite_says_sqlite_has_no_sql_functions() {
              with `ulid-flake convert`)\n",
         ))
         .stderr(predicates::str::contains("similar").not());
+    }
 }
