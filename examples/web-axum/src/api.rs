@@ -1,50 +1,19 @@
 //! The handlers. Every extractor's rejection is the API's JSON error rather than axum's plain
-//! text: those of `extract.rs` are, and a query is taken as a `Result`.
+//! text: the handlers use those of `extract.rs` only.
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use ulid_flake_core::{Prefix, PrefixedId};
+use ulid_flake_core::PrefixedId;
 use utoipa::OpenApi;
 
-use crate::error::excerpt;
-use crate::extract::{JsonBody, PathId};
+use crate::error::{excerpt, excerpt_code_points};
+use crate::extract::{JsonBody, PageQuery, PathId};
 use crate::{
     ApiDoc, ApiError, MAX_TEXT_CHARS, MAX_URI_BYTES, NewPost, NewUser, Page, Post, Store, User,
 };
-
-/// The query of a list: `?after=<id>&limit=<n>`, both optional.
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-pub(crate) struct PageQuery<T: Prefix + utoipa::ToSchema> {
-    /// The last ID of the previous page; the first page without it.
-    #[param(required = false)]
-    after: Option<PrefixedId<T>>,
-    /// How many items, 1 to 100; 20 without it.
-    // Text, parsed by `limit()`: a number's own parse error (`invalid digit found in string`)
-    // would not say what a limit must be.
-    #[param(value_type = u32, required = false, minimum = 1, maximum = 100, default = 20)]
-    limit: Option<String>,
-}
-
-impl<T: Prefix + utoipa::ToSchema> PageQuery<T> {
-    fn limit(&self) -> Result<u32, ApiError> {
-        let Some(text) = &self.limit else {
-            return Ok(20);
-        };
-        match text.parse() {
-            Ok(limit @ 1..=100) => Ok(limit),
-            _ => Err(ApiError::bad_request(format!(
-                "invalid query string: expected a limit of 1 to 100, found `{}`",
-                excerpt(text)
-            ))),
-        }
-    }
-}
 
 /// The routes, for the 404 of any other.
 const ROUTES: &str = "POST /users, GET /users, GET /users/{id}, GET /users/{id}/posts, \
@@ -53,8 +22,8 @@ const ROUTES: &str = "POST /users, GET /users, GET /users/{id}, GET /users/{id}/
 /// The router's fallback: a 404 naming the routes, where axum's has an empty body.
 pub(crate) async fn no_route(method: Method, uri: Uri) -> ApiError {
     ApiError::not_found(format!(
-        "no such route: expected one of {ROUTES}, found {method} {}",
-        uri.path()
+        "no such route: expected one of {ROUTES}, found `{}`",
+        excerpt(&format!("{method} {}", uri.path()))
     ))
 }
 
@@ -77,8 +46,9 @@ pub(crate) async fn method_not_allowed(request: Request, next: Next) -> Response
         several => format!("one of {}", several.join(", ")),
     };
     let mut json = ApiError::method_not_allowed(format!(
-        "method not allowed for {}: expected {expected}, found {method}",
-        uri.path()
+        "method not allowed for `{}`: expected {expected}, found `{}`",
+        excerpt(uri.path()),
+        excerpt(method.as_str())
     ))
     .into_response();
     if let Some(allow) = allow {
@@ -112,11 +82,11 @@ fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
              found one at character {index}"
         )));
     }
-    if value.trim().is_empty() {
-        // Quoted with escapes (`"\t"`): raw whitespace would not show what was sent.
+    if value.chars().all(is_ecmascript_whitespace) {
+        // By code points: the whitespace itself would show nothing.
         return Err(ApiError::bad_request(format!(
-            "invalid JSON body: {field}: expected a non-blank {field}, found {:?}",
-            excerpt(value)
+            "invalid JSON body: {field}: expected a non-blank {field}, found `{}`",
+            excerpt_code_points(value)
         )));
     }
     match value.chars().count() {
@@ -127,9 +97,30 @@ fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
     }
 }
 
+/// Whitespace as ECMAScript's `\s` matches it (its `WhiteSpace` and `LineTerminator`): the
+/// schema's `pattern: "\S"` for a non-blank text, so that the server and a client checking
+/// the schema agree. (Rust's `char::is_whitespace` differs: U+0085 is whitespace there, U+FEFF
+/// is not.)
+fn is_ecmascript_whitespace(character: char) -> bool {
+    matches!(
+        character,
+        '\u{9}'..='\u{D}'
+            | ' '
+            | '\u{A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
+
 #[utoipa::path(post, path = "/users", request_body = NewUser,
     responses((status = 201, body = User), (status = 400, body = ApiError),
-        (status = 413, body = ApiError), (status = 500, body = ApiError)))]
+        (status = 413, body = ApiError), (status = 415, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn create_user(
     State(store): State<Store>,
     JsonBody(new): JsonBody<NewUser>,
@@ -145,10 +136,9 @@ pub(crate) async fn create_user(
     responses((status = 200, body = Page<User>), (status = 400, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn list_users(
     State(store): State<Store>,
-    query: Result<Query<PageQuery<User>>, QueryRejection>,
+    page: PageQuery<User>,
 ) -> Result<Json<Page<User>>, ApiError> {
-    let Query(page) = query?;
-    Ok(Json(store.users(page.after, page.limit()?).await?))
+    Ok(Json(store.users(page.after, page.limit).await?))
 }
 
 #[utoipa::path(get, path = "/users/{id}", params(("id" = PrefixedId<User>, Path, description = "The user's ID")),
@@ -170,19 +160,17 @@ pub(crate) async fn get_user(
 pub(crate) async fn list_posts_of_user(
     State(store): State<Store>,
     PathId(id): PathId<User>,
-    query: Result<Query<PageQuery<Post>>, QueryRejection>,
+    page: PageQuery<Post>,
 ) -> Result<Json<Page<Post>>, ApiError> {
-    let Query(page) = query?;
-    let limit = page.limit()?;
     if store.user(id).await?.is_none() {
         return Err(ApiError::not_found(format!("no user {id}")));
     }
-    Ok(Json(store.posts_of(id, page.after, limit).await?))
+    Ok(Json(store.posts_of(id, page.after, page.limit).await?))
 }
 
 #[utoipa::path(post, path = "/posts", request_body = NewPost,
     responses((status = 201, body = Post), (status = 400, body = ApiError), (status = 404, body = ApiError),
-        (status = 413, body = ApiError), (status = 500, body = ApiError)))]
+        (status = 413, body = ApiError), (status = 415, body = ApiError), (status = 500, body = ApiError)))]
 pub(crate) async fn create_post(
     State(store): State<Store>,
     JsonBody(new): JsonBody<NewPost>,

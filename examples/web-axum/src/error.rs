@@ -1,8 +1,10 @@
 //! The API's errors: a status and a JSON body that says what was wrong.
 
+use std::fmt::Display;
+
 use axum::Json;
 use axum::extract::path::ErrorKind;
-use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::rejection::PathRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -14,7 +16,7 @@ use crate::{MAX_BODY_BYTES, MAX_URI_BYTES};
 #[derive(Debug, Serialize, utoipa::ToSchema, ts_rs::TS)]
 pub struct ApiError {
     /// What was wrong: what was expected and what was found, e.g.
-    /// ``invalid query string: expected a limit of 1 to 100, found `101` ``.
+    /// ``invalid query parameter `limit`: expected an integer of 1 to 100, found `101` ``.
     pub error: String,
     #[serde(skip)]
     status: StatusCode,
@@ -45,6 +47,35 @@ impl ApiError {
         }
     }
 
+    /// A 413: the body is longer than [`MAX_BODY_BYTES`]: `declared` is its `Content-Length`,
+    /// if it has one (else the body was read up to the limit only).
+    pub(crate) fn body_too_large(declared: Option<u64>) -> Self {
+        let found = match declared {
+            Some(length) => format!("{length} bytes"),
+            None => "more".to_owned(),
+        };
+        Self {
+            error: format!(
+                "request body too large: expected at most {MAX_BODY_BYTES} bytes, found {found}"
+            ),
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+        }
+    }
+
+    /// A 415: the body's `Content-Type` (`found`, if any) is not JSON.
+    pub(crate) fn unsupported_media_type(found: Option<&str>) -> Self {
+        let found = found.map_or_else(
+            || "none".to_owned(),
+            |found| format!("`{}`", excerpt(found)),
+        );
+        Self {
+            error: format!(
+                "unsupported media type: expected Content-Type `application/json`, found {found}"
+            ),
+            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        }
+    }
+
     /// A 414: the request target (path and query) is longer than [`MAX_URI_BYTES`].
     pub(crate) fn uri_too_long(found: usize) -> Self {
         Self {
@@ -55,7 +86,7 @@ impl ApiError {
 
     /// A 500 whose detail goes to the server's log only: the client learns `error`, never
     /// internals (type names, SQL, the driver's text).
-    fn internal(error: &str, detail: &dyn std::fmt::Display) -> Self {
+    pub(crate) fn internal(error: &str, detail: &dyn Display) -> Self {
         eprintln!("{error}: {detail}");
         Self {
             error: error.to_owned(),
@@ -73,38 +104,59 @@ impl IntoResponse for ApiError {
 /// The most characters of an input that an error message quotes; a longer input is cut.
 const MAX_QUOTED_CHARS: usize = 32;
 
-/// The start of `input` to quote: all of it, or its first [`MAX_QUOTED_CHARS`] characters and
-/// `…`.
+/// The start of `input` to quote between backticks: all of it, or its first
+/// [`MAX_QUOTED_CHARS`] characters and `…`. Characters that would not show or would garble the
+/// message are written as their code points (`<U+0060>`): control characters, the bidi
+/// controls that reorder the text around them, and the backtick that would end the quote.
 pub(crate) fn excerpt(input: &str) -> String {
-    match input.char_indices().nth(MAX_QUOTED_CHARS) {
-        Some((end, _)) => format!("{}…", &input[..end]),
-        None => input.to_owned(),
+    excerpt_escaping(input, |character| {
+        character.is_control()
+            || matches!(
+                character,
+                '`' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+            )
+    })
+}
+
+/// The start of `input` as [`excerpt`] quotes it, with every character written as its code
+/// point: for text of whitespace only, which shows nothing otherwise.
+pub(crate) fn excerpt_code_points(input: &str) -> String {
+    excerpt_escaping(input, |_| true)
+}
+
+fn excerpt_escaping(input: &str, escaped: impl Fn(char) -> bool) -> String {
+    let mut quoted = String::new();
+    for (index, character) in input.chars().enumerate() {
+        if index == MAX_QUOTED_CHARS {
+            quoted.push('…');
+            break;
+        }
+        if escaped(character) {
+            quoted.push_str(&format!("<U+{:04X}>", u32::from(character)));
+        } else {
+            quoted.push(character);
+        }
     }
+    quoted
 }
 
 impl ApiError {
-    /// A 400 for a path parameter that is not an ID of `T`, in the API's words rather than
-    /// axum's (`Invalid URL: Cannot parse ...`): the parameter, the ID expected, the value (only
-    /// its start if long: the ID's message gives the length) and the ID's own message.
+    /// A 400 for a path parameter that is not an ID of `T`, in the API's words
+    /// ([`ApiError::bad_id`]) rather than axum's (`Invalid URL: Cannot parse ...`).
     pub(crate) fn from_path_rejection<T: Prefix>(rejection: &PathRejection) -> Self {
-        let expected = format!("expected a `{}_` ID", T::PREFIX);
         if let PathRejection::FailedToDeserializePathParams(error) = rejection {
             match error.kind() {
                 ErrorKind::DeserializeError {
                     key,
                     value,
                     message,
-                } => {
-                    let found = excerpt(value);
-                    return Self::bad_request(format!(
-                        "invalid path parameter `{key}`: {expected}, found `{found}`: {message}"
-                    ));
-                }
+                } => return Self::bad_id::<T>("path", key, value, message),
                 // axum has the key only, not the value.
                 ErrorKind::InvalidUtf8InPathParam { key } => {
                     return Self::bad_request(format!(
-                        "invalid path parameter `{key}`: {expected}, found bytes that are not \
-                         UTF-8 once percent-decoded"
+                        "invalid path parameter `{key}`: expected a `{}_` ID, found bytes that \
+                         are not UTF-8 once percent-decoded",
+                        T::PREFIX
                     ));
                 }
                 _ => {}
@@ -119,34 +171,20 @@ impl ApiError {
         )
     }
 
-    /// The error of a JSON body: a 413 for one over [`MAX_BODY_BYTES`], which states the size
-    /// that the request declared (`Content-Length`, read by the caller: the rejection does not
-    /// know it), else a 400 with the parser's message.
-    pub(crate) fn from_json_rejection(rejection: &JsonRejection, declared: Option<u64>) -> Self {
-        // Reading the body stopped at the limit (`DefaultBodyLimit` in the router).
-        if rejection.status() != StatusCode::PAYLOAD_TOO_LARGE {
-            return Self::bad_request(format!("invalid JSON body: {}", rejection.body_text()));
-        }
-        // A body without `Content-Length` (chunked) was read up to the limit only. hyper ends a
-        // body at its declared length (and drops the header beside chunked encoding), so a
-        // declared one is over the limit: the filter only keeps the message from contradicting
-        // itself behind another server.
-        let found = match declared.filter(|&length| length > MAX_BODY_BYTES as u64) {
-            Some(length) => format!("{length} bytes"),
-            None => "more".to_owned(),
-        };
-        Self {
-            error: format!(
-                "request body too large: expected at most {MAX_BODY_BYTES} bytes, found {found}"
-            ),
-            status: StatusCode::PAYLOAD_TOO_LARGE,
-        }
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(rejection: QueryRejection) -> Self {
-        Self::bad_request(format!("invalid query string: {}", rejection.body_text()))
+    /// A 400 for a `kind` (`path`, `query`) parameter `key` whose `value` is not an ID of `T`:
+    /// the ID expected, the value (only its start if long: the ID's message gives the length)
+    /// and the ID's own `message`.
+    pub(crate) fn bad_id<T: Prefix>(
+        kind: &str,
+        key: &str,
+        value: &str,
+        message: &dyn Display,
+    ) -> Self {
+        Self::bad_request(format!(
+            "invalid {kind} parameter `{key}`: expected a `{}_` ID, found `{}`: {message}",
+            T::PREFIX,
+            excerpt(value)
+        ))
     }
 }
 

@@ -11,13 +11,19 @@
 //!   wrong, an unknown ID a 404, and a rejected request writes nothing;
 //! - an unknown route is a 404 that lists the routes, and a route asked with another method a
 //!   405 that names its methods (as its `Allow` header does);
-//! - a `limit` that is not a number of 1 to 100 is a 400 that quotes it, and so is a body
-//!   with a field the API does not know (a client's `id` is not silently replaced); a body
-//!   that is not a JSON object (an array of the fields in order included) is a 400;
-//! - limits: a request body of at most [`MAX_BODY_BYTES`] (16 KiB; a 413 beyond), a request
-//!   target (path and query) of at most [`MAX_URI_BYTES`] (2 KiB; a 414 beyond), names and
-//!   titles of at most [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond), not blank (a 400
-//!   for empty or whitespace-only text), without NUL characters (a 400 on every database:
+//! - a `limit` that is not a number of 1 to 100 is a 400 that quotes it, and so is a query
+//!   parameter the API does not know or given twice, and a body field the API does not know
+//!   (a client's `id` is not silently replaced); a body that is not a JSON object (an array of
+//!   the fields in order included) is a 400, and one whose `Content-Type` is not JSON a 415;
+//! - an error quotes the client's input by its start only, with control characters, bidi
+//!   controls and backticks written as code points (`<U+0060>`), and a blank name by code
+//!   points (`<U+3000>`);
+//! - limits: a request body of at most [`MAX_BODY_BYTES`] (16 KiB; a 413 beyond, before it
+//!   is read if its `Content-Length` declares more), a request target (path and query) of at
+//!   most [`MAX_URI_BYTES`] (2 KiB; a 414 beyond), names and titles of at most
+//!   [`MAX_TEXT_CHARS`] (200) characters (a 400 beyond), not blank (a 400 for empty or
+//!   whitespace-only text, whitespace as ECMAScript's `\s`, so as the schema's pattern `\S`
+//!   means it), without NUL characters (a 400 on every database:
 //!   PostgreSQL's `TEXT` refuses them, SQLite does not);
 //! - a stored row the types reject (a corrupt ID column) is a 500 with a fixed message; the
 //!   detail goes to the server's standard error only;

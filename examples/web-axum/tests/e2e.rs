@@ -105,14 +105,24 @@ impl Server {
     }
 
     async fn post(&self, path: &str, body: &str) -> (StatusCode, Value) {
-        let response = self
+        self.post_as(path, Some("application/json"), body).await
+    }
+
+    /// A `POST` with `content_type` as its `Content-Type`, or none.
+    async fn post_as(
+        &self,
+        path: &str,
+        content_type: Option<&str>,
+        body: &str,
+    ) -> (StatusCode, Value) {
+        let mut request = self
             .client
             .post(format!("{}{path}", self.base))
-            .header("content-type", "application/json")
-            .body(body.to_owned())
-            .send()
-            .await
-            .unwrap();
+            .body(body.to_owned());
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        let response = request.send().await.unwrap();
         (response.status(), response.json().await.unwrap())
     }
 
@@ -175,8 +185,8 @@ fn malformed_ids(prefix: &str) -> [(String, String); 8] {
         (format!("{prefix}_00CMXB6TAK4SAA"), format!("invalid length: expected 13 ASCII characters after `{prefix}_`, found 14 bytes")),
         (format!("{prefix}_8000000000000"), "value out of range: expected 0..=9223372036854775807, found 9223372036854775808 (in Base32 text: expected a first character 0-7, found 8)".to_owned()),
         // Unprefixed IDs are rejected: one spelling per ID.
-        ("00CMXB6TAK4SA".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (no `_` in the text)")),
-        ("14246757444195114".to_owned(), format!("wrong prefix: expected `{prefix}_`, found none (no `_` in the text)")),
+        ("00CMXB6TAK4SA".to_owned(), no_prefix(prefix)),
+        ("14246757444195114".to_owned(), no_prefix(prefix)),
     ]
 }
 
@@ -201,13 +211,22 @@ fn too_long(field: &str, found: usize) -> Value {
     json!({ "error": format!("invalid JSON body: {field}: expected at most 200 characters, found {found}") })
 }
 
-/// The 400 for an `id` in a path that is no ID of `prefix`: `found` is the value as quoted (the
-/// start only of a long one), `message` the ID's own.
-fn bad_path_id(prefix: &str, found: &str, message: &str) -> Value {
-    let error = format!(
-        "invalid path parameter `id`: expected a `{prefix}_` ID, found `{found}`: {message}"
-    );
+/// The 400 for a `parameter` (``path parameter `id` ``) that is no ID of `prefix`: `found` is
+/// the value as quoted (the start only of a long one), `message` the ID's own.
+fn bad_id(parameter: &str, prefix: &str, found: &str, message: &str) -> Value {
+    let error =
+        format!("invalid {parameter}: expected a `{prefix}_` ID, found `{found}`: {message}");
     json!({ "error": error })
+}
+
+/// The 400 for an `id` in a path that is no ID of `prefix`, as [`bad_id`].
+fn bad_path_id(prefix: &str, found: &str, message: &str) -> Value {
+    bad_id("path parameter `id`", prefix, found, message)
+}
+
+/// What the ID parser says of an empty text where an ID of `prefix` belongs.
+fn no_prefix(prefix: &str) -> String {
+    format!("wrong prefix: expected `{prefix}_`, found none (no `_` in the text)")
 }
 
 /// The body of a `POST /posts` by the user with `author`'s ID.
@@ -332,11 +351,35 @@ macro_rules! e2e_tests {
 
             #[tokio::test]
             async fn malformed_cursors_are_400s_that_say_what_was_wrong() {
-                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
-                for (id, message) in &malformed_ids("user") {
-                    let (status, body) = server.get(&format!("/users?after={id}")).await;
-                    assert_eq!(status, StatusCode::BAD_REQUEST);
-                    assert_eq!(body["error"], format!("invalid query string: Failed to deserialize query string: after: {message}"));
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                // Worded as a malformed ID in a path is; an empty one too.
+                for (path, prefix) in [("/users".to_owned(), "user"), (format!("/users/{}/posts", ada.id), "post")] {
+                    for (id, message) in malformed_ids(prefix).into_iter().chain([(String::new(), no_prefix(prefix))]) {
+                        let error = bad_id("query parameter `after`", prefix, &id, &message);
+                        assert_eq!(server.get(&format!("{path}?after={id}")).await, (StatusCode::BAD_REQUEST, error), "{path}?after={id}");
+                    }
+                }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn unknown_and_repeated_query_parameters_are_400s() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                let unknown = |found: &str| json!({ "error": format!("invalid query string: expected one of `after`, `limit`, found `{found}`") });
+                let repeated = |name: &str| json!({ "error": format!("invalid query parameter `{name}`: expected one value, found more than one") });
+                let cases = [
+                    ("limt=5", unknown("limt")),
+                    ("limit=5&id=1", unknown("id")),
+                    // Quoted as any input is.
+                    ("a%60b", unknown("a<U+0060>b")),
+                    ("limit=1&limit=2", repeated("limit")),
+                    ("limit=2&limit=2", repeated("limit")),
+                    (&format!("after={0}&after={0}", ada.id), repeated("after")),
+                ];
+                for (query, error) in cases {
+                    for path in ["/users".to_owned(), format!("/users/{}/posts", ada.id)] {
+                        assert_eq!(server.get(&format!("{path}?{query}")).await, (StatusCode::BAD_REQUEST, error.clone()), "{path}?{query}");
+                    }
                 }
                 server.assert_wrote_nothing(counts).await;
             }
@@ -365,7 +408,7 @@ macro_rules! e2e_tests {
             async fn a_limit_over_100_is_a_400() {
                 let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
                 let (status, body) = server.get("/users?limit=101").await;
-                assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid query string: expected a limit of 1 to 100, found `101`")));
+                assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid query parameter `limit`: expected an integer of 1 to 100, found `101`")));
                 server.assert_wrote_nothing(counts).await;
             }
 
@@ -383,7 +426,7 @@ macro_rules! e2e_tests {
                     (&long, format!("{}…", "1".repeat(32))),
                 ];
                 for (limit, quoted) in cases {
-                    let error = json!({ "error": format!("invalid query string: expected a limit of 1 to 100, found `{quoted}`") });
+                    let error = json!({ "error": format!("invalid query parameter `limit`: expected an integer of 1 to 100, found `{quoted}`") });
                     for path in ["/users".to_owned(), format!("/users/{}/posts", ada.id)] {
                         assert_eq!(server.get(&format!("{path}?limit={limit}")).await, (StatusCode::BAD_REQUEST, error.clone()), "{path}?limit={limit}");
                     }
@@ -409,7 +452,7 @@ macro_rules! e2e_tests {
             #[tokio::test]
             async fn malformed_authors_in_bodies_are_400s_that_say_what_was_wrong_and_write_nothing() {
                 let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
-                let body_prefix = "invalid JSON body: Failed to deserialize the JSON body into the target type: author: ";
+                let body_prefix = "invalid JSON body: author: ";
                 let body_cases = [
                     // A number where the string belongs: it may have lost precision already.
                     (json!({ "author": ada.id.to_i64(), "title": "x" }).to_string(),
@@ -436,19 +479,22 @@ macro_rules! e2e_tests {
                 let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
                 let (status, response) = server.post("/posts", r#"{"title":"x"}"#).await;
                 assert_eq!(status, StatusCode::BAD_REQUEST);
-                assert_eq!(response["error"], "invalid JSON body: Failed to deserialize the JSON body into the target type: missing field `author` at line 1 column 13");
+                assert_eq!(response["error"], "invalid JSON body: missing field `author` at line 1 column 13");
                 server.assert_wrote_nothing(counts).await;
             }
 
             #[tokio::test]
             async fn unknown_fields_in_bodies_are_400s_that_write_nothing() {
                 let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
-                let prefix = "invalid JSON body: Failed to deserialize the JSON body into the target type: ";
+                let prefix = "invalid JSON body: ";
                 let cases = [
                     ("/users", r#"{"name":"Ada","id":"user_00CMXB6TAK4SA"}"#.to_owned(),
                      format!("{prefix}id: unknown field `id`, expected `name` at line 1 column 18")),
                     ("/posts", format!(r#"{{"author":"{}","title":"x","id":1}}"#, ada.id),
                      format!("{prefix}id: unknown field `id`, expected `author` or `title` at line 1 column 47")),
+                    // A key like serde's words is quoted as sent: only serde's own are JSON's.
+                    ("/users", r#"{"invalid type: map, x":1}"#.to_owned(),
+                     format!("{prefix}invalid type: map, x: unknown field `invalid type: map, x`, expected `name` at line 1 column 23")),
                 ];
                 for (path, body, message) in cases {
                     assert_eq!(server.post(path, &body).await, (StatusCode::BAD_REQUEST, json!({ "error": message })), "{body}");
@@ -503,10 +549,80 @@ macro_rules! e2e_tests {
             }
 
             #[tokio::test]
+            async fn declared_lengths_over_the_byte_limit_are_413s_before_the_body_is_read() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
+                let too_large = |found: &str| json!({ "error": format!("request body too large: expected at most 16384 bytes, found {found} bytes") });
+                // No body follows: an answer only after reading would never come. And a client
+                // waiting for `100 Continue` gets the 413 instead.
+                for (length, expect) in [("99999999999", ""), ("16385", "\r\nexpect: 100-continue")] {
+                    let head = format!("POST /users HTTP/1.1\r\ncontent-type: application/json\r\ncontent-length: {length}{expect}");
+                    let response = tokio::time::timeout(std::time::Duration::from_secs(10), server.raw(&head, "")).await.expect("no answer within 10 s");
+                    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+                    assert!(head.starts_with("HTTP/1.1 413 Payload Too Large\r\n"), "{response}");
+                    assert_eq!(serde_json::from_str::<Value>(body).unwrap(), too_large(length), "{length}");
+                }
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn bodies_that_cannot_be_read_are_400s() {
+                let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
+                let error = json!({ "error": "invalid JSON body: expected a complete body, found one that could not be read" });
+                // A chunk size that is no hexadecimal number.
+                let head = "POST /users HTTP/1.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked";
+                let response = server.raw(head, "zz\r\n{}\r\n0\r\n\r\n").await;
+                let (head, body) = response.split_once("\r\n\r\n").unwrap();
+                assert!(head.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{response}");
+                assert_eq!(serde_json::from_str::<Value>(body).unwrap(), error);
+                server.assert_wrote_nothing(counts).await;
+            }
+
+            #[tokio::test]
+            async fn bodies_that_are_not_declared_json_are_415s() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                let unsupported = |found: &str| json!({ "error": format!("unsupported media type: expected Content-Type `application/json`, found {found}") });
+                let cases = [
+                    (None, unsupported("none")),
+                    (Some("text/plain"), unsupported("`text/plain`")),
+                    (Some("application/x-www-form-urlencoded"), unsupported("`application/x-www-form-urlencode…`")),
+                    (Some("application/jsonx"), unsupported("`application/jsonx`")),
+                    // Quoted as any input is.
+                    (Some("text/`x`"), unsupported("`text/<U+0060>x<U+0060>`")),
+                ];
+                for (content_type, error) in cases {
+                    for (path, body) in [("/users", json!({ "name": "Bob" }).to_string()), ("/posts", post_by(&ada, "Notes"))] {
+                        assert_eq!(server.post_as(path, content_type, &body).await, (StatusCode::UNSUPPORTED_MEDIA_TYPE, error.clone()), "{path} {content_type:?}");
+                    }
+                }
+                server.assert_wrote_nothing(counts).await;
+                // JSON with parameters, or a JSON-based type, in any case.
+                for content_type in ["application/json; charset=utf-8", "Application/JSON", "application/merge-patch+json"] {
+                    let (status, body) = server.post_as("/users", Some(content_type), &json!({ "name": "Bob" }).to_string()).await;
+                    assert_eq!(status, StatusCode::CREATED, "{content_type}: {body}");
+                }
+            }
+
+            #[tokio::test]
+            async fn quoted_input_shows_invisible_characters_and_backticks_as_code_points() {
+                let server = Server::$backend().await;
+                // A backtick would end the quote, a control character or a bidi control garble
+                // the message.
+                let cases = [
+                    ("a%60b", "a<U+0060>b"),
+                    ("a%0Ab", "a<U+000A>b"),
+                    ("%E2%80%AEx", "<U+202E>x"),
+                    ("%E2%81%A6x%E2%80%8F", "<U+2066>x<U+200F>"),
+                ];
+                for (id, quoted) in cases {
+                    server.assert_bad_path_id(format!("/users/{id}"), "user", quoted, &no_prefix("user")).await;
+                }
+            }
+
+            #[tokio::test]
             async fn a_body_at_the_byte_limit_is_read() {
                 let (server, _, counts) = Server::with_ada(Server::$backend().await).await;
                 // Read, and its name is too long.
-                                let error = format!("invalid JSON body: name: expected at most 200 characters, found {}", MAX_BODY_BYTES - 11);
+                let error = format!("invalid JSON body: name: expected at most 200 characters, found {}", MAX_BODY_BYTES - 11);
                 assert_eq!(server.post("/users", &user_body_of(MAX_BODY_BYTES)).await, (StatusCode::BAD_REQUEST, json!({ "error": error })));
                 server.assert_wrote_nothing(counts).await;
             }
@@ -543,15 +659,15 @@ macro_rules! e2e_tests {
             #[tokio::test]
             async fn blank_names_and_titles_are_400s_that_quote_them() {
                 let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
-                // Quoted with escapes, so that the whitespace shows; a long text by its start. Blank
-                // is said before too long.
+                // Quoted by code points, so that the whitespace shows; a long text by its start.
+                // Blank is said before too long.
                 let long = " ".repeat(MAX_TEXT_CHARS + 1);
-                let long_quoted = format!("\"{}…\"", " ".repeat(32));
+                let long_quoted = format!("`{}…`", "<U+0020>".repeat(32));
                 let cases = [
-                    ("", r#""""#),
-                    ("   ", r#""   ""#),
-                    ("\t\r\n", r#""\t\r\n""#),
-                    ("\u{3000}", r#""\u{3000}""#),
+                    ("", "``"),
+                    ("   ", "`<U+0020><U+0020><U+0020>`"),
+                    ("\t\r\n", "`<U+0009><U+000D><U+000A>`"),
+                    ("\u{3000}", "`<U+3000>`"),
                     (&long, &long_quoted),
                 ];
                 for (text, quoted) in cases {
@@ -565,25 +681,58 @@ macro_rules! e2e_tests {
             }
 
             #[tokio::test]
+            async fn blank_is_whitespace_as_the_schema_s_pattern_means_it() {
+                let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
+                // ECMAScript's `\s`, which the schema's `pattern: "\S"` excludes: its WhiteSpace
+                // (U+FEFF included) and LineTerminator.
+                let blank = [
+                    '\u{9}', '\u{A}', '\u{B}', '\u{C}', '\u{D}', ' ', '\u{A0}', '\u{1680}', '\u{2000}', '\u{2005}',
+                    '\u{200A}', '\u{2028}', '\u{2029}', '\u{202F}', '\u{205F}', '\u{3000}', '\u{FEFF}',
+                ];
+                for character in blank {
+                    let text = character.to_string();
+                    let found = format!("<U+{:04X}>", u32::from(character));
+                    let blank = |field: &str| json!({ "error": format!("invalid JSON body: {field}: expected a non-blank {field}, found `{found}`") });
+                    assert_eq!(server.post("/users", &json!({ "name": text }).to_string()).await, (StatusCode::BAD_REQUEST, blank("name")), "{found}");
+                    assert_eq!(server.post("/posts", &post_by(&ada, &text)).await, (StatusCode::BAD_REQUEST, blank("title")), "{found}");
+                }
+                server.assert_wrote_nothing(counts).await;
+                // Whitespace to Rust (U+0085) or invisible, but no match of `\s`: not blank.
+                for text in ["\u{85}", "\u{180E}", "\u{200B}"] {
+                    assert_eq!(server.create_user(text).await.name, text);
+                    assert_eq!(server.create_post(&ada, text).await.title, text);
+                }
+            }
+
+            #[tokio::test]
             async fn bodies_of_the_wrong_shape_are_400s_that_name_no_rust_types() {
                 let (server, ada, counts) = Server::with_ada(Server::$backend().await).await;
-                let prefix = "invalid JSON body: Failed to deserialize the JSON body into the target type: ";
+                let prefix = "invalid JSON body: ";
                 let user = "an object with a `name`";
                 let post = "an object with an `author` and a `title`";
                 let cases = [
                     ("/users", r#""x""#.to_owned(), format!(r#"invalid type: string "x", expected {user} at line 1 column 3"#)),
-                    ("/users", "[]".to_owned(), format!("invalid type: sequence, expected {user} at line 1 column 0")),
+                    ("/users", String::new(), format!("expected {user}, found an empty body")),
+                    // JSON's words for arrays and objects, not serde's (`sequence`, `map`).
+                    ("/users", "[]".to_owned(), format!("invalid type: array, expected {user} at line 1 column 0")),
                     // The fields in order, which a derived struct would take for an object.
-                    ("/users", r#"["Ada"]"#.to_owned(), format!("invalid type: sequence, expected {user} at line 1 column 0")),
+                    ("/users", r#"["Ada"]"#.to_owned(), format!("invalid type: array, expected {user} at line 1 column 0")),
                     ("/users", "null".to_owned(), format!("invalid type: null, expected {user} at line 1 column 4")),
                     ("/users", "1".to_owned(), format!("invalid type: integer `1`, expected {user} at line 1 column 1")),
                     ("/users", "{}".to_owned(), "missing field `name` at line 1 column 2".to_owned()),
                     ("/users", r#"{"name":1}"#.to_owned(), "name: invalid type: integer `1`, expected a string at line 1 column 9".to_owned()),
                     ("/users", r#"{"name":null}"#.to_owned(), "name: invalid type: null, expected a string at line 1 column 12".to_owned()),
+                    ("/users", r#"{"name":{}}"#.to_owned(), "name: invalid type: object, expected a string at line 1 column 8".to_owned()),
+                    // Not JSON: serde_json's message, without axum's words.
+                    ("/users", "{".to_owned(), "EOF while parsing an object at line 1 column 1".to_owned()),
+                    ("/users", " ".to_owned(), "EOF while parsing a value at line 1 column 1".to_owned()),
+                    ("/users", r#"{"name":"Ada"}x"#.to_owned(), "trailing characters at line 1 column 15".to_owned()),
+                    ("/posts", String::new(), format!("expected {post}, found an empty body")),
                     ("/posts", r#""x""#.to_owned(), format!(r#"invalid type: string "x", expected {post} at line 1 column 3"#)),
-                    ("/posts", format!(r#"["{}","x"]"#, ada.id), format!("invalid type: sequence, expected {post} at line 1 column 0")),
+                    ("/posts", format!(r#"["{}","x"]"#, ada.id), format!("invalid type: array, expected {post} at line 1 column 0")),
                     ("/posts", "true".to_owned(), format!("invalid type: boolean `true`, expected {post} at line 1 column 4")),
-                    ("/posts", format!(r#"{{"author":"{}","title":[]}}"#, ada.id), "title: invalid type: sequence, expected a string at line 1 column 39".to_owned()),
+                    ("/posts", format!(r#"{{"author":"{}","title":[]}}"#, ada.id), "title: invalid type: array, expected a string at line 1 column 39".to_owned()),
+                    ("/posts", r#"{"author":{},"title":"x"}"#.to_owned(), format!("author: invalid type: object, expected {EXPECTED_USER_ID} at line 1 column 10")),
                 ];
                 for (path, body, message) in cases {
                     let error = json!({ "error": format!("{prefix}{message}") });
@@ -714,7 +863,7 @@ macro_rules! e2e_tests {
                 let body = json!({ "author": post.id, "title": "x" }).to_string();
                 assert_eq!(
                     server.post("/posts", &body).await,
-                    (StatusCode::BAD_REQUEST, json!({ "error": "invalid JSON body: Failed to deserialize the JSON body into the target type: author: wrong prefix: expected `user_`, found `post_` at line 1 column 30" }))
+                    (StatusCode::BAD_REQUEST, json!({ "error": "invalid JSON body: author: wrong prefix: expected `user_`, found `post_` at line 1 column 30" }))
                 );
                 server.assert_wrote_nothing(counts).await;
             }
@@ -829,6 +978,26 @@ async fn the_openapi_document_states_the_enforced_limits() {
              not blank and without NUL characters (400 otherwise)."
         )
     );
+}
+
+/// A body that is not declared JSON is a 415: the routes that take one say so.
+#[tokio::test]
+async fn the_openapi_document_lists_the_415_of_routes_with_a_body() {
+    let document = Server::sqlite().await.openapi_document().await;
+    for (path, statuses) in [
+        ("/users", json!(["201", "400", "413", "415", "500"])),
+        ("/posts", json!(["201", "400", "404", "413", "415", "500"])),
+    ] {
+        let responses = document["paths"][path]["post"]["responses"]
+            .as_object()
+            .unwrap();
+        let found: Vec<&String> = responses.keys().collect();
+        assert_eq!(json!(found), statuses, "{path}");
+        assert_eq!(
+            responses["415"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/ApiError"
+        );
+    }
 }
 
 /// A page's `next` is always there, `null` on the last page: required, and nullable.
@@ -1006,7 +1175,8 @@ async fn on_postgres_the_server_issues_ids_under_a_lease_that_health_reports_and
 }
 
 /// Unknown routes and methods are JSON errors too: a 404 naming the routes, and a 405 naming
-/// the route's methods, with its `Allow` header.
+/// the route's methods, with its `Allow` header. The method and path are quoted as any input
+/// is: the start only of a long one (the request target may be 2 KiB).
 #[tokio::test]
 async fn unknown_routes_and_methods_are_json_404s_and_405s() {
     use reqwest::Method;
@@ -1018,22 +1188,36 @@ async fn unknown_routes_and_methods_are_json_404s_and_405s() {
         json!({ "error": format!(
             "no such route: expected one of POST /users, GET /users, GET /users/{{id}}, \
              GET /users/{{id}}/posts, POST /posts, GET /posts/{{id}}, GET /openapi.json, \
-             GET /health, found {found}"
+             GET /health, found `{found}`"
         ) })
     };
-    for (method, path) in [
-        (Method::GET, "/nope"),
-        (Method::GET, "/users/"),
-        (Method::POST, "/users/x/posts/y"),
+    let long = format!("/{}", "x".repeat(2000));
+    for (method, path, found) in [
+        (Method::GET, "/nope", "GET /nope".to_owned()),
+        (Method::GET, "/users/", "GET /users/".to_owned()),
+        (
+            Method::POST,
+            "/users/x/posts/y",
+            "POST /users/x/posts/y".to_owned(),
+        ),
+        (Method::GET, &long, format!("GET /{}…", "x".repeat(27))),
     ] {
-        let found = format!("{method} {path}");
         assert_eq!(
             server.request(method, path).await,
             (StatusCode::NOT_FOUND, None, no_route(&found))
         );
     }
+    // Raw UTF-8 in a path, which hyper takes: a bidi control would reorder the message.
+    let response = server.raw("GET /a\u{202E}b HTTP/1.1", "").await;
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 404 Not Found\r\n"), "{response}");
+    assert_eq!(
+        serde_json::from_str::<Value>(body).unwrap(),
+        no_route("GET /a<U+202E>b")
+    );
     let not_allowed = |path: &str, expected: &str, found: &str| {
-        let error = format!("method not allowed for {path}: expected {expected}, found {found}");
+        let error =
+            format!("method not allowed for `{path}`: expected {expected}, found `{found}`");
         json!({ "error": error })
     };
     let user = format!("/users/{}", ada.id);
@@ -1058,6 +1242,21 @@ async fn unknown_routes_and_methods_are_json_404s_and_405s() {
             (StatusCode::METHOD_NOT_ALLOWED, Some(allow.to_owned()), body)
         );
     }
+    let long = format!("/users/{}", "x".repeat(2000));
+    let long_method = Method::from_bytes("X".repeat(40).as_bytes()).unwrap();
+    let body = not_allowed(
+        &format!("/users/{}…", "x".repeat(25)),
+        "one of GET, HEAD",
+        &format!("{}…", "X".repeat(32)),
+    );
+    assert_eq!(
+        server.request(long_method, &long).await,
+        (
+            StatusCode::METHOD_NOT_ALLOWED,
+            Some("GET,HEAD".to_owned()),
+            body
+        )
+    );
     server.assert_wrote_nothing(counts).await;
 }
 
