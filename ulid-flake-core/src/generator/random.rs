@@ -129,7 +129,11 @@ pub trait RandomSource {
 ///   the cipher stretches that seed.
 /// - Fork-safe: a forked child reseeds before its first value, so parent and child never
 ///   continue the same stream (a `pthread_atfork` handler counts forks, which each draw
-///   from the stream compares, and discards the bytes the forking thread drew ahead).
+///   from the stream compares, and discards the bytes the forking thread drew ahead). A fork
+///   from a signal handler that interrupted a draw can leave the child the rest of its
+///   parent's block (the draw's own store lands after the handler's discard): a
+///   [`Generator`](super::Generator) discards it again when it sees the fork, before it
+///   issues an ID in the child.
 /// - Unpredictable: from IDs already seen, nobody can compute the next increments — though
 ///   with at most 20 random bits per ID, an ID must still never serve as a secret.
 ///
@@ -137,8 +141,8 @@ pub trait RandomSource {
 ///
 /// The first draw on a thread panics if the operating system cannot supply a seed, as
 /// `getrandom` documents for the few systems where that can happen. A draw from a signal
-/// handler that interrupted a draw on the same thread panics too (the thread's stream is in
-/// use): make no IDs in a signal handler.
+/// handler that interrupted a draw on the same thread may panic (the thread's stream is in
+/// use) or repeat the interrupted draw: make no IDs in a signal handler.
 ///
 /// ```
 /// use ulid_flake_core::generator::{RandomSource, ThreadRandom};
@@ -169,7 +173,7 @@ thread_local! {
 struct Ahead {
     /// How many of the block's bytes are taken: the index of the next one to hand out, or
     /// [`NONE_AHEAD`] (no block) on a thread's start and in a forked child (see
-    /// `discard_in_forked_child`). An index rather than a pointer into `bytes`: a draw is then
+    /// [`discard_ahead`]). An index rather than a pointer into `bytes`: a draw is then
     /// a load of it and a load at it from the thread's own base, with no unsafe code, where a
     /// pointer's range check needed the block's address worked out first (a load of the
     /// thread's base and two instructions more).
@@ -330,9 +334,7 @@ fn draw_ahead(ahead: &Ahead) {
 #[cfg(unix)]
 fn discard_in_forked_child() {
     extern "C" fn discard() {
-        // A const-initialised thread-local without a destructor: a plain store to the
-        // thread's own memory, as a handler run in a freshly forked child must be.
-        AHEAD.with(|ahead| ahead.taken.set(NONE_AHEAD));
+        discard_ahead();
     }
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
@@ -345,6 +347,14 @@ fn discard_in_forked_child() {
 /// Without `fork`, nothing to discard.
 #[cfg(not(unix))]
 fn discard_in_forked_child() {}
+
+/// Discards this thread's bytes drawn ahead: its next draw draws a block from its stream
+/// (reseeded first after a fork). A const-initialised thread-local without a destructor: a
+/// plain store to the thread's own memory, as a handler run in a freshly forked child must
+/// be.
+pub(super) fn discard_ahead() {
+    AHEAD.with(|ahead| ahead.taken.set(NONE_AHEAD));
+}
 
 /// Shared sources: a test keeps one handle and gives the generator another.
 macro_rules! forward_random {
@@ -379,11 +389,6 @@ mod tests {
             }
             ahead.taken.set(0);
         });
-    }
-
-    /// Leaves no bytes in this thread's block, as on a thread's start.
-    fn discard_block() {
-        AHEAD.with(|ahead| ahead.taken.set(NONE_AHEAD));
     }
 
     /// How many bytes of this thread's block are taken.
@@ -471,12 +476,90 @@ mod tests {
     /// A width outside 1..=4 is taken modulo 4, into 1..=4: every byte once.
     #[test]
     fn widths_outside_1_to_4_take_each_byte_once() {
-        discard_block();
+        discard_ahead();
         take_ahead(1);
         take_ahead(0);
         assert_eq!(taken(), 5);
         take_ahead(5);
         assert_eq!(taken(), 6);
+    }
+
+    /// A child forked from a signal handler in the middle of a draw may keep the rest of its
+    /// parent's block: the draw's store of its position lands after the fork handler's
+    /// discard. Played here by putting the position back in the child: the generator sees the
+    /// fork and discards the block again, so that the child's IDs in the next milliseconds
+    /// are its own, where they were its parent's, one for one.
+    #[cfg(unix)]
+    #[test]
+    fn a_generator_discards_the_bytes_a_child_kept_from_its_parent() {
+        use core::sync::atomic::{AtomicI64, Ordering};
+
+        use super::super::{Clock, Generator};
+
+        struct Manual(AtomicI64);
+        impl Clock for Manual {
+            fn unix_ms(&self) -> i64 {
+                self.0.load(Ordering::Relaxed)
+            }
+        }
+        const EPOCH_UNIX_MS: i64 = 1_704_067_200_000;
+        let generator = Generator::builder()
+            .clock(Manual(AtomicI64::new(EPOCH_UNIX_MS)))
+            .build()
+            .unwrap();
+        generator.try_generate().unwrap();
+        let kept = taken();
+        // One ID in each of the next 16 milliseconds: each takes a millisecond's first
+        // randomness from the block.
+        let later_ids = || -> [u64; 16] {
+            core::array::from_fn(|index| {
+                generator
+                    .clock()
+                    .0
+                    .store(EPOCH_UNIX_MS + 1 + index as i64, Ordering::Relaxed);
+                generator.try_generate().unwrap().to_u64()
+            })
+        };
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: the child makes IDs (atomics, thread-locals, a getrandom call), writes a
+        // pipe and leaves with _exit, returning to no test harness code.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            AHEAD.with(|ahead| ahead.taken.set(kept));
+            let Ok(ids) = std::panic::catch_unwind(later_ids) else {
+                std::process::abort()
+            };
+            // SAFETY: `ids` is valid for its size; `_exit` skips the parent's destructors.
+            unsafe {
+                libc::write(fds[1], ids.as_ptr().cast(), size_of_val(&ids));
+                libc::_exit(0);
+            }
+        }
+        let parent = later_ids();
+        let mut child = [0_u64; 16];
+        let mut read = 0;
+        while read < size_of_val(&child) {
+            // SAFETY: reads at most the bytes of `child` not yet read, into it.
+            let n = unsafe {
+                libc::read(
+                    fds[0],
+                    child.as_mut_ptr().cast::<u8>().add(read).cast(),
+                    size_of_val(&child) - read,
+                )
+            };
+            assert!(n > 0, "the child wrote no IDs");
+            read += n as usize;
+        }
+        let mut status = 0;
+        // SAFETY: waiting for our own child, with a valid status pointer.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        // Equal by chance: 16 in 2^20 (each pair differs only by a millisecond's first
+        // randomness).
+        let shared = child.iter().filter(|id| parent.contains(id)).count();
+        assert_eq!(shared, 0, "the child issued {shared} of its parent's IDs");
     }
 
     /// A forked child takes none of the bytes its parent drew ahead: the parent's next four
@@ -486,7 +569,7 @@ mod tests {
     fn a_forked_child_draws_its_own_bytes_ahead() {
         // A fresh block, one byte taken: the rest left for the parent, and for a child that
         // kept them.
-        discard_block();
+        discard_ahead();
         take_ahead(1);
         let mut fds = [0; 2];
         // SAFETY: `fds` has room for the two descriptors pipe(2) writes.

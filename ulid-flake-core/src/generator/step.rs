@@ -450,6 +450,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// lease, its connection and its renewals belong to the parent.
     #[cold]
     fn leave_inherited_millisecond(&self, forks: u64) {
+        // The thread's bytes drawn ahead too: a fork from a signal handler in the middle of a
+        // draw can leave the child the rest of its parent's block (the draw's store lands
+        // after the fork handler's discard, or a refill ends from the parent's stream). Every
+        // call in a child forked before or during it comes here before it issues an ID (the
+        // count is compared after the draw, and after the swap).
+        super::random::discard_ahead();
         // Both steps first, then the count: a thread that sees the new count (Acquire) sees
         // the gate closed and the millisecond left. Threads racing here repeat idempotent
         // steps.
