@@ -160,8 +160,8 @@ impl Database {
             Self::Sqlite => usage_error(
                 "sql",
                 ErrorKind::InvalidValue,
-                "no SQL for SQLite: expected postgres or mysql, found sqlite (SQLite defines no \
-                 functions in SQL: read and write the IDs as BIGINT, and their text in Rust or \
+                "no SQL for SQLite: expected postgres or mysql, found SQLite, which defines no \
+                 functions in SQL (read and write the IDs as BIGINT, and their text in Rust or \
                  with `ulid-flake convert`)",
             ),
         }

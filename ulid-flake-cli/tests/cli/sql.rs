@@ -56,15 +56,15 @@ fn sql_names_the_databases_it_knows() {
 fn sql_sqlite_says_sqlite_has_no_sql_functions() {
     for name in ["sqlite", "sqlite3"] {
         ulid_flake()
-        .args(["sql", name])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicates::str::starts_with(
-            "error: no SQL for SQLite: expected postgres or mysql, found sqlite (SQLite defines \
-             no functions in SQL: read and write the IDs as BIGINT, and their text in Rust or \
+            .args(["sql", name])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::starts_with(
+                "error: no SQL for SQLite: expected postgres or mysql, found SQLite, which defines \
+             no functions in SQL (read and write the IDs as BIGINT, and their text in Rust or \
              with `ulid-flake convert`)\n",
-        ))
-        .stderr(predicates::str::contains("similar").not());
+            ))
+            .stderr(predicates::str::contains("similar").not());
     }
 }
