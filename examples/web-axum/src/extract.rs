@@ -3,17 +3,16 @@
 //! body's declared length), a query takes no parameter the API does not know, and a body must
 //! be a JSON object.
 
-use std::error::Error as _;
 use std::fmt;
 use std::marker::PhantomData;
 
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use serde_path_to_error::Segment;
 use ulid_flake_core::{Prefix, PrefixedId};
 
 use crate::error::excerpt;
@@ -145,19 +144,24 @@ impl<T: RequestBody, S: Send + Sync> FromRequest<S> for JsonBody<T> {
                 T::EXPECTED
             )));
         }
-        let message = match serde_json::from_slice::<Object<T>>(&bytes) {
-            Ok(Object(body)) => return Ok(Self(body)),
-            Err(error) => error.to_string(),
+        // serde_json's message names no field: the path to it (`title`) comes from
+        // serde_path_to_error, as in axum's own `Json`.
+        let mut deserializer = serde_json::Deserializer::from_slice(&bytes);
+        let (path, error) = match serde_path_to_error::deserialize(&mut deserializer) {
+            Ok(Object(body)) => match deserializer.end() {
+                Ok(()) => return Ok(Self(body)),
+                // Trailing characters: after the value, at no field.
+                Err(error) => (None, error),
+            },
+            Err(error) => {
+                let path = error.path();
+                let named = path
+                    .iter()
+                    .any(|segment| !matches!(segment, Segment::Unknown));
+                (named.then(|| path.to_string()), error.into_inner())
+            }
         };
-        // serde_json's message names no field; axum's parse (through serde_path_to_error) puts
-        // the field's path before the same message: parsed again, on errors only, for the path.
-        let with_path = Json::<Object<T>>::from_bytes(&bytes)
-            .err()
-            .and_then(|rejection| Some(rejection.source()?.to_string()));
-        let path = with_path
-            .as_deref()
-            .and_then(|text| text.strip_suffix(&message)?.strip_suffix(": "));
-        let message = in_json_words(&message);
+        let message = in_json_words(&error.to_string());
         Err(ApiError::bad_request(match path {
             Some(path) => format!("invalid JSON body: {path}: {message}"),
             None => format!("invalid JSON body: {message}"),

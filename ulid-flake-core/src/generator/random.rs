@@ -539,23 +539,14 @@ mod tests {
             }
         }
         let parent = later_ids();
-        let mut child = [0_u64; 16];
-        let mut read = 0;
-        while read < size_of_val(&child) {
-            // SAFETY: reads at most the bytes of `child` not yet read, into it.
-            let n = unsafe {
-                libc::read(
-                    fds[0],
-                    child.as_mut_ptr().cast::<u8>().add(read).cast(),
-                    size_of_val(&child) - read,
-                )
-            };
-            assert!(n > 0, "the child wrote no IDs");
-            read += n as usize;
-        }
         let mut status = 0;
         // SAFETY: waiting for our own child, with a valid status pointer.
         assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        let mut child = [0_u64; 16];
+        // SAFETY: reads at most the size of `child` into it; the child's one write of 128
+        // bytes (under PIPE_BUF) is whole in the pipe once it has exited.
+        let read = unsafe { libc::read(fds[0], child.as_mut_ptr().cast(), size_of_val(&child)) };
+        assert_eq!(read, size_of_val(&child) as isize, "the child wrote no IDs");
         // Equal by chance: 16 in 2^20 (each pair differs only by a millisecond's first
         // randomness).
         let shared = child.iter().filter(|id| parent.contains(id)).count();

@@ -388,8 +388,8 @@ fn a_fork_from_a_signal_handler_during_a_draw_issues_none_of_the_parent_s_ids() 
                     .map(|index| unsafe { shared.add(index).read_volatile() })
                     .collect();
                 // A child that kept its parent's bytes shares all 16 IDs. By chance (a
-                // millisecond's first randomness is 19 bits) one pair in the whole test is
-                // equal about once in 80 runs, two in one child about once in 10^8.
+                // millisecond's first randomness is 20 bits) one pair in the whole test is
+                // equal about once in 160 runs, two in one child far more rarely.
                 let shared = child.iter().filter(|id| ids.contains(id)).count();
                 sharing += usize::from(shared >= 2);
             }
