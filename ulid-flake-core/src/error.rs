@@ -163,8 +163,8 @@ pub enum Error {
         variable: &'static str,
     },
     /// The environment variable asks for one scalability id, and the default generator in
-    /// place has another layout: installed in code (which reads no environment), or built
-    /// before the variable was set.
+    /// place, or the one code installs, has another layout (or the default in place was built
+    /// by a use before the variable was set).
     ScalabilityIdMismatch {
         /// The environment variable, `ULID_FLAKE_SCALABILITY_ID`.
         variable: &'static str,
@@ -425,8 +425,8 @@ impl fmt::Display for Error {
                     None => f.write_str("a stand-alone generator")?,
                 }
                 f.write_str(
-                    " (a default installed in code reads no environment: build its generator \
-                     with GeneratorBuilder::layout_from_env)",
+                    " (build a default from code with GeneratorBuilder::layout_from_env, and \
+                     set the variable before the first ID)",
                 )
             }
             Self::InvalidUuid { expected, found } => write!(

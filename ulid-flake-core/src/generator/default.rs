@@ -56,14 +56,19 @@ fn default_in_place() -> Result<(&'static Generator, Leased), Error> {
 }
 
 /// Installs `generator` as the process-wide default; call it once, at start-up, before any
-/// ID is made through the default. It does not read the environment: build the generator
-/// with [`GeneratorBuilder::layout_from_env`](super::GeneratorBuilder::layout_from_env) to
-/// honour [`SCALABILITY_ID_VARIABLE`] too.
+/// ID is made through the default. Where [`SCALABILITY_ID_VARIABLE`] is set, `generator` must
+/// have the layout it asks for (build it with
+/// [`GeneratorBuilder::layout_from_env`](super::GeneratorBuilder::layout_from_env)): a
+/// replica whose code installed another id would otherwise pass over the id its operator
+/// gave it, and replicas told apart by the variable would issue IDs of one id.
 ///
 /// # Errors
 ///
 /// [`Error::DefaultGeneratorAlreadySet`] when a default exists already (installed before,
-/// or built by a first use); the default in place stays.
+/// or built by a first use); the default in place stays. Where the variable is set,
+/// [`Error::InvalidEnvironmentValue`] for a bad value and [`Error::ScalabilityIdMismatch`]
+/// for a `generator` of another layout; nothing is installed, and the first ID made through
+/// the default builds it from the variable (or meets the same error).
 ///
 /// ```
 /// use ulid_flake_core::{UlidFlake, generator::{Generator, Layout, set_default_generator}};
@@ -79,7 +84,25 @@ pub fn set_default_generator(generator: Generator) -> Result<(), Error> {
     if DEFAULT.get().is_some() {
         return Err(Error::DefaultGeneratorAlreadySet);
     }
+    if let Some(expected) = scalability_id_from_env()? {
+        has_layout_of_variable(generator.layout(), expected)?;
+    }
     install(Box::leak(Box::new(generator)), false)
+}
+
+/// Whether `layout` is the scalable one on `expected`, the id [`SCALABILITY_ID_VARIABLE`]
+/// asks for: [`Error::ScalabilityIdMismatch`] if not.
+fn has_layout_of_variable(layout: Layout, expected: u8) -> Result<(), Error> {
+    let found = match layout {
+        Layout::Scalable { scalability_id } if scalability_id == expected => return Ok(()),
+        Layout::Scalable { scalability_id } => Some(scalability_id),
+        Layout::StandAlone => None,
+    };
+    Err(Error::ScalabilityIdMismatch {
+        variable: SCALABILITY_ID_VARIABLE,
+        expected,
+        found,
+    })
 }
 
 /// Installs a leased generator, which lives until the process exits, as the default. The
@@ -130,17 +153,17 @@ pub(super) fn scalability_id_from_env() -> Result<Option<u8>, Error> {
 /// builds nothing (the default is built at the first ID, stand-alone, unless a lease's
 /// `install_default` installs the leased generator first); where the variable is set it
 /// builds the scalable default from it now. The variable and a lease both configuring the
-/// default is an error, whichever comes second. So is a default installed in code
-/// ([`set_default_generator`]) with another layout than the variable asks for: the variable
-/// would be ignored, and replicas told apart by it would issue IDs of one id.
+/// default is an error, whichever comes second. So is a default in place with another layout
+/// than the variable asks for (built by a use before the variable was set; one from code,
+/// [`set_default_generator`], is refused already when it is installed): the variable would be
+/// ignored, and replicas told apart by it would issue IDs of one id.
 ///
 /// # Errors
 ///
 /// [`Error::InvalidEnvironmentValue`] for a bad [`SCALABILITY_ID_VARIABLE`];
 /// [`Error::ScalabilityIdConfiguredTwice`] when the variable is set and a lease's generator is
 /// the default; [`Error::ScalabilityIdMismatch`] when the variable is set and the default in
-/// place has another layout (installed in code, or built by a use before the variable was
-/// set).
+/// place has another layout (built by a use before the variable was set).
 ///
 /// ```
 /// fn main() -> Result<(), ulid_flake_core::Error> {
@@ -161,16 +184,7 @@ pub fn init_from_env() -> Result<(), Error> {
             variable: SCALABILITY_ID_VARIABLE,
         });
     }
-    let found = match generator.layout() {
-        Layout::Scalable { scalability_id } if scalability_id == expected => return Ok(()),
-        Layout::Scalable { scalability_id } => Some(scalability_id),
-        Layout::StandAlone => None,
-    };
-    Err(Error::ScalabilityIdMismatch {
-        variable: SCALABILITY_ID_VARIABLE,
-        expected,
-        found,
-    })
+    has_layout_of_variable(generator.layout(), expected)
 }
 
 /// The process-wide generator's entry points on the value type itself.

@@ -40,7 +40,10 @@ fn init() -> String {
 
 /// What the default generator issues now: its layout and the id its IDs carry.
 fn issued() -> String {
-    let id = UlidFlake::generate().unwrap();
+    let id = match UlidFlake::generate() {
+        Ok(id) => id,
+        Err(error) => return format!("no ID: {error}"),
+    };
     match default_generator().unwrap().layout() {
         Layout::StandAlone => "stand-alone".to_owned(),
         Layout::Scalable { scalability_id } => {
@@ -106,6 +109,11 @@ fn probe() {
         "code-then-env" => {
             let installed = install_scalable(3);
             format!("{installed:?}; init {}; {}", init(), issued())
+        }
+        "stand-alone-code" => {
+            let installed =
+                ulid_flake_core::generator::set_default_generator(Generator::new());
+            format!("{installed:?}; {}", issued())
         }
         "use-then-configure" => {
             UlidFlake::generate().unwrap();
@@ -213,7 +221,7 @@ fn init_from_env_sets_up_a_good_variable() {
 #[test]
 fn configuring_in_code_works_once() {
     assert_eq!(
-        probe_in_child("configure-then-use", Some("3")),
+        probe_in_child("configure-then-use", None),
         format!("Ok(()) Err({ALREADY_SET}) id 12")
     );
 }
@@ -225,13 +233,19 @@ const ALREADY_SET: &str = "default generator already set: expected to configure 
     first use (an ID, or default_generator())";
 
 #[test]
-fn init_from_env_refuses_a_default_from_code_that_ignores_the_variable() {
+fn a_default_from_code_that_ignores_the_variable_is_refused() {
+    // Not installed: the first ID builds the default from the variable.
     assert_eq!(
         probe_in_child("code-then-env", Some("4")),
-        "Ok(()); init default generator not the one ULID_FLAKE_SCALABILITY_ID asks for: \
-         expected scalability id 4, found scalability id 3 (a default installed in code reads \
-         no environment: build its generator with GeneratorBuilder::layout_from_env); id 3 \
-         (layout 3)"
+        "Err(default generator not the one ULID_FLAKE_SCALABILITY_ID asks for: expected \
+         scalability id 4, found scalability id 3 (build a default from code with \
+         GeneratorBuilder::layout_from_env, and set the variable before the first ID)); init \
+         ok; id 4 (layout 4)"
+    );
+    let message = bad_value("web-3").to_string();
+    assert_eq!(
+        probe_in_child("code-then-env", Some("web-3")),
+        format!("Err({message}); init {message}; no ID: {message}")
     );
     // A default from code that is what the variable asks for, or with the variable unset.
     assert_eq!(
@@ -245,13 +259,28 @@ fn init_from_env_refuses_a_default_from_code_that_ignores_the_variable() {
 }
 
 #[test]
+fn a_stand_alone_default_from_code_beside_the_variable_is_refused() {
+    assert_eq!(
+        probe_in_child("stand-alone-code", Some("4")),
+        "Err(default generator not the one ULID_FLAKE_SCALABILITY_ID asks for: expected \
+         scalability id 4, found a stand-alone generator (build a default from code with \
+         GeneratorBuilder::layout_from_env, and set the variable before the first ID)); id 4 \
+         (layout 4)"
+    );
+    assert_eq!(
+        probe_in_child("stand-alone-code", None),
+        "Ok(()); stand-alone"
+    );
+}
+
+#[test]
 fn init_from_env_refuses_a_default_built_before_the_variable_was_set() {
     assert_eq!(
         probe_in_child("use-then-variable-then-env", None),
         "stand-alone; init default generator not the one ULID_FLAKE_SCALABILITY_ID asks for: \
-         expected scalability id 3, found a stand-alone generator (a default installed in \
-         code reads no environment: build its generator with \
-         GeneratorBuilder::layout_from_env); stand-alone"
+         expected scalability id 3, found a stand-alone generator (build a default from code \
+         with GeneratorBuilder::layout_from_env, and set the variable before the first ID); \
+         stand-alone"
     );
 }
 

@@ -143,8 +143,8 @@ fn every_error_message_says_what_was_expected_and_found() {
                 found: None,
             },
             "default generator not the one ULID_FLAKE_SCALABILITY_ID asks for: expected \
-             scalability id 4, found a stand-alone generator (a default installed in code reads \
-             no environment: build its generator with GeneratorBuilder::layout_from_env)",
+             scalability id 4, found a stand-alone generator (build a default from code with \
+             GeneratorBuilder::layout_from_env, and set the variable before the first ID)",
         ),
         (
             Error::InvalidUuid {
