@@ -58,10 +58,14 @@ impl<C: LeaseClock> Shared<C> {
         timing: LeaseTiming,
     ) -> Self {
         // Zero is the holder of the free rows this crate's earlier versions inserted; the
-        // database generator's holds its id for good.
+        // database generator's holds its id for good. From the thread's stream, which a
+        // forked child reseeds before it draws, not from the bytes drawn ahead, which a child
+        // forked from a signal handler during a draw may share with its parent: two holders
+        // with one token would be one holder to the table.
         let holder = loop {
-            let token =
-                i64::from(ThreadRandom.next_u32()) << 32 | i64::from(ThreadRandom.next_u32());
+            let mut bytes = [0; 8];
+            ThreadRandom.fill_bytes(&mut bytes);
+            let token = i64::from_le_bytes(bytes);
             if token != 0 && token != crate::sql::DATABASE_GENERATOR_HOLDER {
                 break token;
             }
@@ -309,6 +313,10 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// in one attempt, so that it is not held for the whole validity for nothing (the row
     /// expires by itself if this fails too).
     fn give_up_previous(&mut self) {
+        // In a forked child, the id is the parent's to keep.
+        if self.shared.forked() {
+            return;
+        }
         if let Some(scalability_id) = self.previous.take() {
             let grace = self.release_grace();
             let _ = self
@@ -321,6 +329,11 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let started = self.monotonic();
         loop {
             let (outcome, wait) = self.step();
+            // Forked during the step (from a signal handler, or in a callback of the store or
+            // the clock): the row and its token are the parent's, which goes on with them.
+            if self.shared.forked() {
+                return Err(LeaseError::Forked);
+            }
             match outcome {
                 Outcome::Held => return Ok(()),
                 Outcome::AllTaken => {
@@ -374,7 +387,16 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     pub(crate) fn run(mut self) {
         let mut wait = self.shared.timing.renew_every;
         while !self.shared.wait(wait) {
+            // This thread in a child forked from a signal handler (the child's one thread):
+            // the row, its token and the connection are the parent's; it renews and releases
+            // nothing.
+            if self.shared.forked() {
+                return;
+            }
             wait = self.step().1;
+        }
+        if self.shared.forked() {
+            return;
         }
         self.shutdown();
         self.shared.finish();
@@ -437,10 +459,16 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         }
         let sent = self.monotonic();
         let validity = self.shared.timing.validity;
-        match self
+        let renewed = self
             .store
-            .renew(&request(&self.shared, held.scalability_id, validity))
-        {
+            .renew(&request(&self.shared, held.scalability_id, validity));
+        // A child forked during the call (on this thread, from a signal handler): nothing
+        // more, not even the status's record, whose lock another thread of the parent may
+        // have held at the fork (see `run`).
+        if self.shared.forked() {
+            return (Outcome::Failed, Duration::ZERO);
+        }
+        match renewed {
             Ok(true) => match self.compare_clocks() {
                 Ok(Clocks::Agree(reading)) => self.renewed(held, sent, reading),
                 Ok(Clocks::Apart { skew_ms, reading }) => {
@@ -505,6 +533,10 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             } else {
                 self.store.take(&request)
             };
+            // A child forked during the call: no further call (see `acquire_until_held`).
+            if self.shared.forked() {
+                return (Outcome::Failed, Duration::ZERO);
+            }
             let clocks = match result {
                 Ok(true) => {
                     self.floor_due = true;
@@ -600,6 +632,13 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             self.floor_due = false;
         }
         gate.open(scalability_id, gate_deadline);
+        // Checked after the gate opened, so that a fork at any moment before is seen: a
+        // child's generator closes the gate for good when it sees the fork, and a confirmation
+        // in the child (whose one thread is this one) must not open it again.
+        if self.shared.forked() {
+            gate.close();
+            return false;
+        }
         self.held = Some(Held {
             scalability_id,
             deadline,

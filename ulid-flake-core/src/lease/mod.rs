@@ -113,7 +113,7 @@
 //! | a renewal the holder gave up on (its request timeout) that the server runs later, after newer renewals, with its older *now* (one stalled server thread) | unaffected: a renewal never lowers the row's expiry (`*_a_late_renewal_never_shortens_the_row`) | cannot take the id: the row keeps the newest renewal's expiry |
 //! | a deadlock reported to a renewal (MySQL's error 1213) | a failed renewal like any other: retried after the backoff, issuing until the deadline | — |
 //! | the holder's wall clock steps, or drifts, further than *m*/2 from the database's | notices at its next renewal (or take): keeps the id, issues no ID ([`Error::ClockSkew`]) until the clocks agree; IDs stamped ahead before it noticed are covered by its release's grace | cannot take the id (it is renewed); after a release, takes it once the grace has passed |
-//! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's | — |
+//! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's; a child forked in the middle of the lease's own calls (a signal handler's fork during the acquisition or a renewal) calls the table no more: its acquisition fails with [`LeaseError::Forked`] | — |
 //!
 //! **After a loss** the lease tries again by itself with backoff: first to renew the id it
 //! had (its row may still be its own), then to take any free id of the namespace; generation
@@ -732,6 +732,12 @@ pub enum LeaseError {
     /// The database failed for the whole acquisition timeout, or refused the lease for good
     /// ([`LeaseStore::is_refusal`]); this is its last error.
     Database(Box<dyn core::error::Error + Send + Sync>),
+    /// The process forked during the acquisition (from a signal handler, or in a callback
+    /// of the store or the clock), and this is the child: the row taken and its holder token
+    /// are the parent's, whose acquisition goes on. The child made no call of the store
+    /// after the one in flight when it forked (a take, a renewal or a clock reading), and
+    /// released nothing.
+    Forked,
 }
 
 impl fmt::Display for LeaseError {
@@ -781,6 +787,10 @@ impl fmt::Display for LeaseError {
                 "lease not installed as the default generator: {error}; the lease was released"
             ),
             Self::Database(error) => write!(f, "lease database error: {error}"),
+            Self::Forked => f.write_str(
+                "lease not acquired: expected the process that began the acquisition, found a \
+                 child forked during it (the id and its row stay the parent's)",
+            ),
         }
     }
 }
@@ -902,6 +912,9 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
         let shared = Arc::new(Shared::new(generator, namespace, ids, timing));
         let mut driver = Driver::new(store, Arc::clone(&shared));
         driver.acquire_first()?;
+        // A fork after the driver's last check: the child's thread, which checks before
+        // every step, touches nothing, and the child's generator closes the gate when it
+        // sees the fork.
         let thread = std::thread::Builder::new()
             .name("ulid-flake-lease".into())
             .spawn(move || driver.run())

@@ -3,6 +3,7 @@
 //! transition of the protocol has a scripted test beside the state machine, in
 //! `src/lease/driver/tests.rs`; the adapters test it against real databases.)
 
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -225,6 +226,168 @@ fn a_forked_child_issues_nothing_under_the_parents_lease() {
         report,
         format!("parent Ok(4) Ok(4); child Err({refused:?}) forked")
     );
+}
+
+/// Where [`ForkingTable`] forked: the child's pid in the parent, 0 in the child, -1 before.
+static FORKED: AtomicI32 = AtomicI32::new(-1);
+
+/// A table that grants every id and forks the process in its first take (or, with
+/// `fork_in_renewal`, its first renewal, on the lease's thread), as a signal handler that forks
+/// may at any moment: in the child, it writes the name of every later call to `log` (a pipe).
+struct ForkingTable {
+    fork_in_renewal: bool,
+    log: i32,
+}
+
+impl ForkingTable {
+    fn called(&self, name: &str, forks_here: bool) {
+        match FORKED.load(Ordering::SeqCst) {
+            0 => {
+                let line = format!("{name} ");
+                // SAFETY: `line` is valid for its length; the pipe holds it without blocking.
+                unsafe { libc::write(self.log, line.as_ptr().cast(), line.len()) };
+            }
+            -1 if forks_here => {
+                // SAFETY: the child runs the lease's code on, then reports through the pipe
+                // and leaves with _exit (or its one thread ends); it returns to no harness.
+                let pid = unsafe { libc::fork() };
+                assert!(pid >= 0, "fork failed");
+                FORKED.store(pid, Ordering::SeqCst);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl LeaseStore for ForkingTable {
+    type Error = std::io::Error;
+
+    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        self.called("take", !self.fork_in_renewal);
+        Ok(true)
+    }
+
+    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        self.called("renew", self.fork_in_renewal);
+        Ok(true)
+    }
+
+    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        self.called("release", false);
+        Ok(())
+    }
+
+    fn database_time(&mut self, _: Duration) -> Result<i64, Self::Error> {
+        self.called("database_time", false);
+        Ok(crate::support::database_now_us())
+    }
+}
+
+/// Everything the child wrote into the pipe, once it has ended, and how it ended: a child
+/// still running after two seconds (a lease's thread renewing on) is killed.
+fn child_report(pid: i32, fds: [i32; 2]) -> String {
+    let mut status = 0;
+    let started = Instant::now();
+    // SAFETY: `pid` is our child; `status` is writable; the write end is ours to close.
+    unsafe {
+        while libc::waitpid(pid, &mut status, libc::WNOHANG) == 0 {
+            if started.elapsed() > Duration::from_secs(2) {
+                libc::kill(pid, libc::SIGKILL);
+                assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        libc::close(fds[1]);
+    }
+    let mut report = Vec::new();
+    let mut buffer = [0_u8; 512];
+    loop {
+        // SAFETY: `buffer` is valid for its length.
+        let read = unsafe { libc::read(fds[0], buffer.as_mut_ptr().cast(), buffer.len()) };
+        if read <= 0 {
+            break;
+        }
+        report.extend_from_slice(&buffer[..read as usize]);
+    }
+    let ended = if libc::WIFEXITED(status) {
+        format!("exit {}", libc::WEXITSTATUS(status))
+    } else if libc::WIFSIGNALED(status) {
+        format!("killed by signal {}, still running after 2 s", libc::WTERMSIG(status))
+    } else {
+        format!("status {status}")
+    };
+    format!("{}({ended})", String::from_utf8_lossy(&report))
+}
+
+/// Not a test of its own: the child side of the tests below (hence ignored). It acquires a
+/// lease through a [`ForkingTable`] and reports what the parent and the child did.
+#[test]
+#[ignore = "run in a child process by the tests of a fork during a lease's calls"]
+fn fork_during_a_call_probe() {
+    let fork_in_renewal = std::env::var("PROBE_CASE").unwrap() == "renewal";
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let timing = LeaseTiming {
+        renew_every: Duration::from_millis(50),
+        ..LeaseTiming::default()
+    };
+    let table = ForkingTable {
+        fork_in_renewal,
+        log: fds[1],
+    };
+    let result =
+        ScalabilityIdLease::acquire(table, LeaseOptions::new("jobs").ids(4..=4).timing(timing));
+    if FORKED.load(Ordering::SeqCst) == 0 {
+        let line = match &result {
+            Ok(_) => "acquired ".to_owned(),
+            Err(error) => format!("{error} "),
+        };
+        // SAFETY: `line` is valid for its length; the child leaves with _exit.
+        unsafe {
+            libc::write(fds[1], line.as_ptr().cast(), line.len());
+            libc::_exit(0);
+        }
+    }
+    let lease = result.unwrap();
+    if fork_in_renewal {
+        while FORKED.load(Ordering::SeqCst) == -1 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Two renewals more in the parent: the parent's lease goes on.
+        std::thread::sleep(Duration::from_millis(120));
+    }
+    let issued = lease.generator().try_generate().map(|id| id.scalability_id());
+    let state = lease.status().state;
+    let child = child_report(FORKED.load(Ordering::SeqCst), fds);
+    println!("REPORT parent {issued:?} {state:?}; child {child}");
+}
+
+#[test]
+fn a_child_forked_during_an_acquisition_calls_the_table_no_more_and_gets_no_lease() {
+    let report = report_of_child(
+        "lease::fork_during_a_call_probe",
+        "ULID_FLAKE_SCALABILITY_ID",
+        None,
+        &[("PROBE_CASE", "acquisition")],
+    );
+    assert_eq!(
+        report,
+        format!("parent Ok(4) Held; child {} (exit 0)", LeaseError::Forked)
+    );
+}
+
+#[test]
+fn a_child_forked_during_a_renewal_calls_the_table_no_more() {
+    let report = report_of_child(
+        "lease::fork_during_a_call_probe",
+        "ULID_FLAKE_SCALABILITY_ID",
+        None,
+        &[("PROBE_CASE", "renewal")],
+    );
+    // The child's one thread, the lease's, ends without a call: no renewal, no release.
+    assert_eq!(report, "parent Ok(4) Held; child (exit 0)");
 }
 
 /// The database generator's SQL creates the lease table exactly as a lease does, and holds its
