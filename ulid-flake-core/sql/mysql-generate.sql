@@ -57,9 +57,11 @@
 -- read within an INSERT locks), which nothing but a refused UPDATE would wait for. DDL on
 -- these tables or functions waits for every open transaction that made a key, and every
 -- caller waits behind it. The install's
--- lock is released when the procedure ends, not when its transaction does: two installs of
+-- lock (one for every namespace: the namespaces of a database share one epoch, the install
+-- checks) is released when the procedure ends, not when its transaction does: two installs of
 -- one namespace in explicit transactions at once both reserve an id, and the later one then
--- fails on ulid_flake_generators' key; roll it back and retry.
+-- fails on ulid_flake_generators' key; roll it back and retry. (The check of the epochs reads
+-- with a shared lock, so an install of another namespace waits for such a transaction to end.)
 -- A temporary table named ulid_flake_generator_state, ulid_flake_generators or
 -- ulid_flake_leases stands in for the table in its session. An install killed (KILL) while it
 -- holds its namespace's lock keeps it until its session ends; one killed between reserving the
@@ -152,12 +154,14 @@ BEGIN
     DECLARE id SMALLINT DEFAULT 0;
     DECLARE installed_id SMALLINT;
     DECLARE installed_epoch BIGINT;
+    DECLARE other_namespace VARCHAR(64);
+    DECLARE other_epoch BIGINT;
     DECLARE taken BIGINT;
     DECLARE message VARCHAR(512);
     -- The install's own lock outlives a failed call unless released here.
     DECLARE EXIT HANDLER FOR SQLEXCEPTION
     BEGIN
-        DO RELEASE_LOCK(CONCAT('ulid_flake_install ', namespace));
+        DO RELEASE_LOCK('ulid_flake_install');
         RESIGNAL;
     END;
     CALL ulid_flake_check_namespace(namespace);
@@ -167,10 +171,11 @@ BEGIN
             COALESCE(epoch_ms, 'NULL'));
         SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
     END IF;
-    -- One install of a namespace at a time (each statement here commits on its own).
-    IF NOT (GET_LOCK(CONCAT('ulid_flake_install ', namespace), 10) <=> 1) THEN
+    -- One install at a time, of every namespace, for the check of the epochs below (each
+    -- statement here commits on its own).
+    IF NOT (GET_LOCK('ulid_flake_install', 10) <=> 1) THEN
         SIGNAL SQLSTATE '55P03' SET MESSAGE_TEXT =
-            'lock wait timeout: expected the install lock of the namespace within 10 s, found it held';
+            'lock wait timeout: expected the install lock within 10 s, found it held';
     END IF;
     SELECT g.scalability_id, g.epoch_ms INTO installed_id, installed_epoch
         FROM ulid_flake_generators g WHERE g.namespace = namespace;
@@ -195,6 +200,20 @@ BEGIN
         IF now_us DIV 1000 - epoch_ms NOT BETWEEN 0 AND 8796093022207 THEN
             SET message = CONCAT('invalid epoch: expected one 0..=8796093022207 ms before the server''s clock, found ',
                 epoch_ms, ' Unix ms');
+            SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
+        END IF;
+        -- Every namespace's keys come from the one state, and each namespace reserves an id
+        -- of its own lease namespace (the lowest free: often the same number): under another
+        -- epoch, a key of one namespace is a key of the other, made as many ms later with the
+        -- same randomness.
+        SELECT g.namespace, g.epoch_ms INTO other_namespace, other_epoch
+            FROM ulid_flake_generators g WHERE g.epoch_ms <> epoch_ms
+            ORDER BY g.namespace LIMIT 1 LOCK IN SHARE MODE;
+        IF other_namespace IS NOT NULL THEN
+            SET message = CONCAT('generator of namespace ', QUOTE(namespace),
+                ' would make keys of namespace ', QUOTE(other_namespace),
+                ': expected the epoch of the generators installed already, ', other_epoch,
+                ', found ', epoch_ms);
             SIGNAL SQLSTATE '22023' SET MESSAGE_TEXT = message;
         END IF;
         WHILE installed_id IS NULL AND id <= 31 DO
@@ -230,7 +249,7 @@ BEGIN
         INSERT INTO ulid_flake_generators (namespace, scalability_id, epoch_ms)
             VALUES (namespace, installed_id, epoch_ms);
     END IF;
-    DO RELEASE_LOCK(CONCAT('ulid_flake_install ', namespace));
+    DO RELEASE_LOCK('ulid_flake_install');
     SELECT installed_id AS scalability_id;
 END;
 
@@ -330,6 +349,8 @@ CREATE OR REPLACE FUNCTION ulid_flake_make_key(namespace TEXT, clock_ms BIGINT, 
 BEGIN
     DECLARE installed_id SMALLINT;
     DECLARE installed_epoch BIGINT;
+    DECLARE other_namespace VARCHAR(64);
+    DECLARE other_epoch BIGINT;
     DECLARE state BIGINT;
     DECLARE message VARCHAR(512);
     -- Logged as a statement, the insert would run the trigger again on each replica, which

@@ -14,7 +14,9 @@
 -- as a lease does, and raises the state (below) to its own millisecond, so that no key is
 -- stamped before it: a lease that held the id expired before it, and its holder stamped no
 -- key after that (the lease protocol keeps a holder's clock close to the database's). A namespace's generator is
--- installed once; installing it again answers the same id.
+-- installed once; installing it again answers the same id. Every namespace of a database is
+-- installed with one epoch (the install refuses another): their keys come from one state, and
+-- under two epochs a key of one namespace would be a key of another.
 --
 -- Keys never repeat within the database, from the state alone: every key is made from the
 -- state the call before left, under one lock, and the state only grows. The state is the last
@@ -36,9 +38,10 @@
 -- Limits: one primary. A multi-primary setup (BDR, pgEdge) does not share the state between
 -- nodes. With synchronous_commit off, a crash can lose the state of keys already answered.
 -- A database moved elsewhere must take the sequence with it (a whole dump does; logical
--- replication does not), or raise it to the old one's before its first key. Two installs of
--- one namespace at once under REPEATABLE READ or SERIALIZABLE: the later one fails with a
--- serialization error (its snapshot predates the other's reservation); retry it.
+-- replication does not), or raise it to the old one's before its first key. Two installs at
+-- once under REPEATABLE READ or SERIALIZABLE: the later one fails with a serialization error
+-- (its snapshot predates the other's reservation) or, of another namespace, may pass the check
+-- of the epochs on that snapshot; install under READ COMMITTED, the default.
 -- Advisory locks need no privilege: a session that holds this one (pg_advisory_lock(1431062852,
 -- 1179402571)) makes every call fail after waiting 2 s, the step's lock_timeout (ALTER FUNCTION
 -- ulid_flake_next_state(bigint, bigint, bigint) SET lock_timeout = ... to change it), with an
@@ -236,9 +239,10 @@ BEGIN
             coalesce(epoch_ms::text, 'NULL')
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    -- One install of a namespace at a time (classid 'ULII'); the generators' lock is not
-    -- taken, so no inserter waits for this transaction.
-    PERFORM pg_advisory_xact_lock(1431062857, hashtext(namespace));
+    -- One install at a time (classid 'ULII'), of every namespace, for the check of the
+    -- epochs below; the generators' lock is not taken, so no inserter waits for this
+    -- transaction.
+    PERFORM pg_advisory_xact_lock(1431062857, 0);
     SELECT * INTO installed FROM ulid_flake_generators g
         WHERE g.namespace = ulid_flake_install_generator.namespace;
     IF FOUND THEN
@@ -255,6 +259,18 @@ BEGIN
     -- taken for it.
     IF now_us / 1000 - epoch_ms NOT BETWEEN 0 AND 8796093022207 THEN
         RAISE EXCEPTION 'invalid epoch: expected one 0..=8796093022207 ms before the server''s clock, found % Unix ms',
+            epoch_ms
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- Every namespace's keys come from the one state, and each namespace reserves an id of its
+    -- own lease namespace (the lowest free: often the same number): under another epoch, a key
+    -- of one namespace is a key of the other, made as many ms later with the same randomness.
+    SELECT * INTO installed FROM ulid_flake_generators g
+        WHERE g.epoch_ms <> ulid_flake_install_generator.epoch_ms
+        ORDER BY g.namespace LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'generator of namespace % would make keys of namespace %: expected the epoch of the generators installed already, %, found %',
+            quote_literal(namespace), quote_literal(installed.namespace), installed.epoch_ms,
             epoch_ms
             USING ERRCODE = 'invalid_parameter_value';
     END IF;

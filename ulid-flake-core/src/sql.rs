@@ -71,7 +71,10 @@
 //! the lease table, `ulid_flake_leases`, with a row that never expires, held by
 //! [`DATABASE_GENERATOR_HOLDER`], a holder no lease of this crate uses: the application's
 //! leases in the same namespace take the other ids, never that one. The epoch is the
-//! default unless the install names another; read the keys with the same one. The install
+//! default unless the install names another; read the keys with the same one. Every
+//! namespace of a database takes the same epoch (the install refuses another): their keys
+//! come from one state, and under two epochs a key of one namespace would be a key of
+//! another, made as many milliseconds later. The install
 //! takes the lowest id that has no row or an expired one (a lease takes any such id, trying
 //! them from a random offset; the install waits, as a lease does, as long as its epoch is
 //! later than the last holder's: the `lease` module),
