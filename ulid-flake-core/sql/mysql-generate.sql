@@ -57,14 +57,14 @@
 -- read within an INSERT locks), which nothing but a refused UPDATE would wait for. DDL on
 -- these tables or functions waits for every open transaction that made a key, and every
 -- caller waits behind it. The install's
--- lock (one for every namespace: the namespaces of a database share one epoch, the install
--- checks) is released when the procedure ends, not when its transaction does: two installs of
+-- lock (one for every namespace of the database: they share one epoch, the install checks)
+-- is released when the procedure ends, not when its transaction does: two installs of
 -- one namespace in explicit transactions at once both reserve an id, and the later one then
 -- fails on ulid_flake_generators' key; roll it back and retry. (The check of the epochs reads
 -- with a shared lock, so an install of another namespace waits for such a transaction to end.)
 -- A temporary table named ulid_flake_generator_state, ulid_flake_generators or
 -- ulid_flake_leases stands in for the table in its session. An install killed (KILL) while it
--- holds its namespace's lock keeps it until its session ends; one killed between reserving the
+-- holds the install lock keeps it until its session ends; one killed between reserving the
 -- id and recording the generator leaves the id reserved, and the next install takes another.
 --
 -- Binary logging: the function is declared NOT DETERMINISTIC READS SQL DATA, which MariaDB
@@ -156,12 +156,14 @@ BEGIN
     DECLARE installed_epoch BIGINT;
     DECLARE other_namespace VARCHAR(64);
     DECLARE other_epoch BIGINT;
+    -- One for every namespace of this database (GET_LOCK's names are the server's).
+    DECLARE install_lock VARCHAR(64) DEFAULT CONCAT('ulid_flake_install ', MD5(DATABASE()));
     DECLARE taken BIGINT;
     DECLARE message VARCHAR(512);
     -- The install's own lock outlives a failed call unless released here.
     DECLARE EXIT HANDLER FOR SQLEXCEPTION
     BEGIN
-        DO RELEASE_LOCK('ulid_flake_install');
+        DO RELEASE_LOCK(install_lock);
         RESIGNAL;
     END;
     CALL ulid_flake_check_namespace(namespace);
@@ -173,7 +175,7 @@ BEGIN
     END IF;
     -- One install at a time, of every namespace, for the check of the epochs below (each
     -- statement here commits on its own).
-    IF NOT (GET_LOCK('ulid_flake_install', 10) <=> 1) THEN
+    IF NOT (GET_LOCK(install_lock, 10) <=> 1) THEN
         SIGNAL SQLSTATE '55P03' SET MESSAGE_TEXT =
             'lock wait timeout: expected the install lock within 10 s, found it held';
     END IF;
@@ -249,7 +251,7 @@ BEGIN
         INSERT INTO ulid_flake_generators (namespace, scalability_id, epoch_ms)
             VALUES (namespace, installed_id, epoch_ms);
     END IF;
-    DO RELEASE_LOCK('ulid_flake_install');
+    DO RELEASE_LOCK(install_lock);
     SELECT installed_id AS scalability_id;
 END;
 
@@ -349,8 +351,6 @@ CREATE OR REPLACE FUNCTION ulid_flake_make_key(namespace TEXT, clock_ms BIGINT, 
 BEGIN
     DECLARE installed_id SMALLINT;
     DECLARE installed_epoch BIGINT;
-    DECLARE other_namespace VARCHAR(64);
-    DECLARE other_epoch BIGINT;
     DECLARE state BIGINT;
     DECLARE message VARCHAR(512);
     -- Logged as a statement, the insert would run the trigger again on each replica, which

@@ -149,12 +149,14 @@
 //! replication does not copy): raise the new one's to the old one's before its first key.
 //! Concurrent installs of one namespace inside explicit transactions fail but one (a
 //! serialization error under PostgreSQL's `REPEATABLE READ`, a duplicate key on MariaDB):
-//! roll back and retry. The SQL files' comments list the rest.
+//! roll back and retry. Under `REPEATABLE READ`, concurrent installs of two namespaces may
+//! both pass the check of their epochs (each on a snapshot from before the other): install
+//! under `READ COMMITTED`, the default. The SQL files' comments list the rest.
 //!
 //! **Errors** name the cause: an empty or over-long namespace (`expected 1..=64 bytes`), a
 //! namespace without a generator, one whose 32 ids are all leased, another epoch for an
-//! installed namespace, an epoch the server's clock has not reached (refused before an id is
-//! taken for it). Any login may hold the state's lock (PostgreSQL's advisory lock, MariaDB's
+//! installed namespace, an epoch other than the installed namespaces', an epoch the server's
+//! clock has not reached (refused before an id is taken for it). Any login may hold the state's lock (PostgreSQL's advisory lock, MariaDB's
 //! named lock): calls then fail after 2 s with an error naming the lock and its holder.
 //!
 //! ```

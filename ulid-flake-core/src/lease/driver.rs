@@ -25,7 +25,8 @@ pub(crate) struct Shared<C> {
     timing: LeaseTiming,
     /// This lease's token in the `holder` column.
     holder: i64,
-    /// The fork count when the lease was made: a child sees another.
+    /// The fork count when the acquisition began, before anything else (the token drawn
+    /// included): a child forked at any moment after sees another.
     forks_at_start: u64,
     record: Mutex<Record>,
     stopping: AtomicBool,
@@ -56,12 +57,15 @@ impl<C: LeaseClock> Shared<C> {
         namespace: String,
         ids: RangeInclusive<u8>,
         timing: LeaseTiming,
+        forks_at_start: u64,
     ) -> Self {
         // Zero is the holder of the free rows this crate's earlier versions inserted; the
         // database generator's holds its id for good. From the thread's stream, which a
         // forked child reseeds before it draws, not from the bytes drawn ahead, which a child
         // forked from a signal handler during a draw may share with its parent: two holders
-        // with one token would be one holder to the table.
+        // with one token would be one holder to the table. (A child forked during this draw
+        // may have the parent's token, and calls the store with it never: `forks_at_start`
+        // was taken before.)
         let holder = loop {
             let mut bytes = [0; 8];
             ThreadRandom.fill_bytes(&mut bytes);
@@ -76,7 +80,7 @@ impl<C: LeaseClock> Shared<C> {
             ids,
             timing,
             holder,
-            forks_at_start: crate::generator::fork_count(),
+            forks_at_start,
             record: Mutex::default(),
             stopping: AtomicBool::new(false),
             finished: AtomicBool::new(false),
@@ -193,6 +197,17 @@ impl<C: LeaseClock> Shared<C> {
 const RELEASE_ATTEMPTS: u32 = 3;
 
 /// The request for `scalability_id` on behalf of the lease `shared` describes.
+/// One call of the store, unless this is a child forked since the lease began (from a
+/// signal handler, or in a callback of the store or the clock): the row, the holder token and
+/// the connection are the parent's, so a child calls the store no more. `None` then.
+fn call<C: LeaseClock, S, T>(
+    store: &mut S,
+    shared: &Shared<C>,
+    f: impl FnOnce(&mut S) -> T,
+) -> Option<T> {
+    (!shared.forked()).then(|| f(store))
+}
+
 fn request<C: Clock>(
     shared: &Shared<C>,
     scalability_id: u8,
@@ -244,6 +259,8 @@ enum Clocks {
     Apart { skew_ms: i64, reading: Reading },
     /// The round trip was too long to tell, or the wall clock stepped during it.
     Unknown { round_trip: Duration },
+    /// Not asked: this is a child forked since the lease began (see [`call`]).
+    Forked,
 }
 
 /// How far the wall clock's advance between the comparison's two readings may differ from
@@ -313,15 +330,13 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// in one attempt, so that it is not held for the whole validity for nothing (the row
     /// expires by itself if this fails too).
     fn give_up_previous(&mut self) {
-        // In a forked child, the id is the parent's to keep.
-        if self.shared.forked() {
-            return;
-        }
         if let Some(scalability_id) = self.previous.take() {
             let grace = self.release_grace();
-            let _ = self
-                .store
-                .release(&request(&self.shared, scalability_id, grace));
+            // In a forked child, the id is the parent's to keep.
+            let shared = &self.shared;
+            let _ = call(&mut self.store, shared, |store| {
+                store.release(&request(shared, scalability_id, grace))
+            });
         }
     }
 
@@ -329,8 +344,9 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let started = self.monotonic();
         loop {
             let (outcome, wait) = self.step();
-            // Forked during the step (from a signal handler, or in a callback of the store or
-            // the clock): the row and its token are the parent's, which goes on with them.
+            // Forked before or during the step (from a signal handler, or in a callback of the
+            // store or the clock): the row and its token are the parent's, which goes on with
+            // them. Every call of the store checks too ([`call`]).
             if self.shared.forked() {
                 return Err(LeaseError::Forked);
             }
@@ -386,19 +402,31 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// the id up.
     pub(crate) fn run(mut self) {
         let mut wait = self.shared.timing.renew_every;
-        while !self.shared.wait(wait) {
+        loop {
             // This thread in a child forked from a signal handler (the child's one thread):
             // the row, its token and the connection are the parent's; it renews and releases
-            // nothing.
+            // nothing, and takes no lock (another thread of the parent may have held the
+            // record's at the fork), and it leaves the store undropped, whose drop could end
+            // the parent's session on the connection they share.
             if self.shared.forked() {
+                core::mem::forget(self);
                 return;
+            }
+            let stopping = self.shared.wait(wait);
+            if self.shared.forked() {
+                core::mem::forget(self);
+                return;
+            }
+            if stopping {
+                break;
             }
             wait = self.step().1;
         }
+        self.shutdown();
         if self.shared.forked() {
+            core::mem::forget(self);
             return;
         }
-        self.shutdown();
         self.shared.finish();
     }
 
@@ -418,15 +446,17 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             // picks a statement as a deadlock's victim and rolls it back, and a connection
             // may drop. Only the last error is reported; the row expires by itself anyway.
             for attempt in 1..=RELEASE_ATTEMPTS {
-                match self
-                    .store
-                    .release(&request(&self.shared, scalability_id, grace))
-                {
-                    Ok(()) => {
+                let shared = &self.shared;
+                match call(&mut self.store, shared, |store| {
+                    store.release(&request(shared, scalability_id, grace))
+                }) {
+                    Some(Ok(())) => {
                         release_error = None;
                         break;
                     }
-                    Err(error) => release_error = Some(error.to_string()),
+                    Some(Err(error)) => release_error = Some(error.to_string()),
+                    // Forked (from a signal handler) during the release: the parent's to end.
+                    None => return,
                 }
                 if attempt < RELEASE_ATTEMPTS {
                     self.shared
@@ -459,17 +489,19 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         }
         let sent = self.monotonic();
         let validity = self.shared.timing.validity;
-        let renewed = self
-            .store
-            .renew(&request(&self.shared, held.scalability_id, validity));
-        // A child forked during the call (on this thread, from a signal handler): nothing
-        // more, not even the status's record, whose lock another thread of the parent may
-        // have held at the fork (see `run`).
-        if self.shared.forked() {
+        let shared = &self.shared;
+        let renewed = call(&mut self.store, shared, |store| {
+            store.renew(&request(shared, held.scalability_id, validity))
+        });
+        // A child forked before or during the call (on this thread, from a signal handler):
+        // nothing more, not even the status's record, whose lock another thread of the parent
+        // may have held at the fork (see `run`).
+        let Some(renewed) = renewed.filter(|_| !self.shared.forked()) else {
             return (Outcome::Failed, Duration::ZERO);
-        }
+        };
         match renewed {
             Ok(true) => match self.compare_clocks() {
+                Ok(Clocks::Forked) => (Outcome::Failed, Duration::ZERO),
                 Ok(Clocks::Agree(reading)) => self.renewed(held, sent, reading),
                 Ok(Clocks::Apart { skew_ms, reading }) => {
                     self.hold_apart(held.scalability_id, sent, skew_ms, reading)
@@ -525,18 +557,21 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             let request = request(&self.shared, scalability_id, validity);
             // The id held before may still be this lease's own: renewing it is the only way
             // to have it back before its row expires.
+            let shared = &self.shared;
+            let store = &mut self.store;
             let result = if self.previous == Some(scalability_id) {
-                match self.store.renew(&request) {
-                    Ok(false) => self.store.take(&request),
+                match call(store, shared, |store| store.renew(&request)) {
+                    Some(Ok(false)) => call(store, shared, |store| store.take(&request)),
                     other => other,
                 }
             } else {
-                self.store.take(&request)
+                call(store, shared, |store| store.take(&request))
             };
-            // A child forked during the call: no further call (see `acquire_until_held`).
-            if self.shared.forked() {
+            // A child forked before or during a call: no further call (see
+            // `acquire_until_held`).
+            let Some(result) = result.filter(|_| !self.shared.forked()) else {
                 return (Outcome::Failed, Duration::ZERO);
-            }
+            };
             let clocks = match result {
                 Ok(true) => {
                     self.floor_due = true;
@@ -545,6 +580,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
                 _ => None,
             };
             match (result, clocks) {
+                (Ok(true), Some(Ok(Clocks::Forked))) => return (Outcome::Failed, Duration::ZERO),
                 (Ok(true), Some(Ok(Clocks::Apart { skew_ms, reading }))) => {
                     let outcome = self.hold_apart(scalability_id, sent, skew_ms, reading);
                     if outcome.0 == Outcome::Held {
@@ -686,13 +722,20 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// interval as wide as the round trip; the clocks agree when all of it is within the
     /// bound, and are apart when none of it is. A wall clock that advanced by more, or less,
     /// than the monotonic one between the two readings stepped: nothing can be told.
+    /// [`call`] on this driver's store.
+    fn call<T>(&mut self, f: impl FnOnce(&mut S) -> T) -> Option<T> {
+        call(&mut self.store, &self.shared, f)
+    }
+
     fn compare_clocks(&mut self) -> Result<Clocks, S::Error> {
         let clock = self.shared.generator.clock();
         let asked = self.monotonic();
         let before_ms = clock.unix_ms();
-        let at_us = self
-            .store
-            .database_time(self.shared.timing.request_timeout)?;
+        let timeout = self.shared.timing.request_timeout;
+        let Some(at_us) = self.call(|store| store.database_time(timeout)) else {
+            return Ok(Clocks::Forked);
+        };
+        let at_us = at_us?;
         let reading = self.read_clocks();
         let (after_ms, received) = (reading.wall_unix_ms, reading.monotonic);
         self.database_clock = Some(DatabaseReading { at_us, received });

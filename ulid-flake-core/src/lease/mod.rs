@@ -113,7 +113,7 @@
 //! | a renewal the holder gave up on (its request timeout) that the server runs later, after newer renewals, with its older *now* (one stalled server thread) | unaffected: a renewal never lowers the row's expiry (`*_a_late_renewal_never_shortens_the_row`) | cannot take the id: the row keeps the newest renewal's expiry |
 //! | a deadlock reported to a renewal (MySQL's error 1213) | a failed renewal like any other: retried after the backoff, issuing until the deadline | — |
 //! | the holder's wall clock steps, or drifts, further than *m*/2 from the database's | notices at its next renewal (or take): keeps the id, issues no ID ([`Error::ClockSkew`]) until the clocks agree; IDs stamped ahead before it noticed are covered by its release's grace | cannot take the id (it is renewed); after a release, takes it once the grace has passed |
-//! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's; a child forked in the middle of the lease's own calls (a signal handler's fork during the acquisition or a renewal) calls the table no more: its acquisition fails with [`LeaseError::Forked`] | — |
+//! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's; a child forked in the middle of the lease's own work (a signal handler's fork during the acquisition or a renewal) calls the table no more: its acquisition fails with [`LeaseError::Forked`] (`a_child_forked_during_an_acquisition_calls_the_table_no_more_and_gets_no_lease`, `a_child_forked_during_a_renewal_calls_the_table_no_more`) | — |
 //!
 //! **After a loss** the lease tries again by itself with backoff: first to renew the id it
 //! had (its row may still be its own), then to take any free id of the namespace; generation
@@ -885,6 +885,11 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// assert!(matches!(result, Err(LeaseError::AllTaken { .. })));
     /// ```
     pub fn acquire<S: LeaseStore>(store: S, options: LeaseOptions<C>) -> Result<Self, LeaseError> {
+        // What a child forked from here on (from a signal handler) is told apart by: taken
+        // first, with the fork handler in place, so that no moment of the acquisition is
+        // before it.
+        crate::generator::fork::watch();
+        let forks_at_start = crate::generator::fork_count();
         let LeaseOptions {
             namespace,
             ids,
@@ -909,9 +914,22 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
             .epoch()
             .ms_since_epoch_at(generator.clock().unix_ms())
             .map_err(LeaseError::Generator)?;
-        let shared = Arc::new(Shared::new(generator, namespace, ids, timing));
+        let shared = Arc::new(Shared::new(
+            generator,
+            namespace,
+            ids,
+            timing,
+            forks_at_start,
+        ));
         let mut driver = Driver::new(store, Arc::clone(&shared));
-        driver.acquire_first()?;
+        if let Err(error) = driver.acquire_first() {
+            if let LeaseError::Forked = error {
+                // The parent's store: its drop could end the parent's session on the
+                // connection they share.
+                core::mem::forget(driver);
+            }
+            return Err(error);
+        }
         // A fork after the driver's last check: the child's thread, which checks before
         // every step, touches nothing, and the child's generator closes the gate when it
         // sees the fork.

@@ -7,10 +7,10 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ulid_flake_core::generator::Generator;
+use ulid_flake_core::generator::{Clock, Generator, SystemClock};
 use ulid_flake_core::{Epoch, Error};
 use ulid_flake_core::lease::{
-    LeaseError, LeaseOptions, LeaseRequest, LeaseState, LeaseStore, LeaseTiming,
+    LeaseClock, LeaseError, LeaseOptions, LeaseRequest, LeaseState, LeaseStore, LeaseTiming,
     ScalabilityIdLease,
 };
 
@@ -231,55 +231,89 @@ fn a_forked_child_issues_nothing_under_the_parents_lease() {
 /// Where [`ForkingTable`] forked: the child's pid in the parent, 0 in the child, -1 before.
 static FORKED: AtomicI32 = AtomicI32::new(-1);
 
-/// A table that grants every id and forks the process in its first take (or, with
-/// `fork_in_renewal`, its first renewal, on the lease's thread), as a signal handler that forks
-/// may at any moment: in the child, it writes the name of every later call to `log` (a pipe).
-struct ForkingTable {
-    fork_in_renewal: bool,
-    log: i32,
+/// Where a fork lands, from `PROBE_CASE`: in the first take (`take`); in the first renewal,
+/// on the lease's thread (`renewal`); in the renewal of the id the first take left the lease's
+/// after the clock reading that followed it failed, which answers "not renewed" (`previous`);
+/// in the backoff's sleep after that failure (`sleep`).
+fn fork_case() -> String {
+    std::env::var("PROBE_CASE").unwrap()
 }
 
-impl ForkingTable {
-    fn called(&self, name: &str, forks_here: bool) {
-        match FORKED.load(Ordering::SeqCst) {
-            0 => {
-                let line = format!("{name} ");
-                // SAFETY: `line` is valid for its length; the pipe holds it without blocking.
-                unsafe { libc::write(self.log, line.as_ptr().cast(), line.len()) };
-            }
-            -1 if forks_here => {
-                // SAFETY: the child runs the lease's code on, then reports through the pipe
-                // and leaves with _exit (or its one thread ends); it returns to no harness.
-                let pid = unsafe { libc::fork() };
-                assert!(pid >= 0, "fork failed");
-                FORKED.store(pid, Ordering::SeqCst);
-            }
-            _ => {}
+/// Forks the process here if this is where the case forks and it has not forked yet; in the
+/// child, writes the name of every call of the store to `log` (a pipe).
+fn fork_or_log(log: i32, name: &str, forks_here: bool) {
+    match FORKED.load(Ordering::SeqCst) {
+        0 => {
+            let line = format!("{name} ");
+            // SAFETY: `line` is valid for its length; the pipe holds it without blocking.
+            unsafe { libc::write(log, line.as_ptr().cast(), line.len()) };
         }
+        -1 if forks_here => {
+            // SAFETY: the child runs the lease's code on, then reports through the pipe and
+            // leaves with _exit (or its one thread ends); it returns to no harness.
+            let pid = unsafe { libc::fork() };
+            assert!(pid >= 0, "fork failed");
+            FORKED.store(pid, Ordering::SeqCst);
+        }
+        _ => {}
     }
+}
+
+/// A table that grants every id, forks the process where [`fork_case`] says, as a signal
+/// handler that forks may at any moment, and logs the child's calls (see [`fork_or_log`]).
+struct ForkingTable {
+    case: String,
+    log: i32,
+    clock_readings: u32,
 }
 
 impl LeaseStore for ForkingTable {
     type Error = std::io::Error;
 
     fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        self.called("take", !self.fork_in_renewal);
+        fork_or_log(self.log, "take", self.case == "take");
         Ok(true)
     }
 
     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        self.called("renew", self.fork_in_renewal);
-        Ok(true)
+        let previous = self.case == "previous";
+        fork_or_log(self.log, "renew", self.case == "renewal" || previous);
+        Ok(!previous)
     }
 
     fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
-        self.called("release", false);
+        fork_or_log(self.log, "release", false);
         Ok(())
     }
 
     fn database_time(&mut self, _: Duration) -> Result<i64, Self::Error> {
-        self.called("database_time", false);
+        fork_or_log(self.log, "database_time", false);
+        self.clock_readings += 1;
+        if self.clock_readings == 1 && (self.case == "previous" || self.case == "sleep") {
+            return Err(std::io::Error::other("the first clock reading fails"));
+        }
         Ok(crate::support::database_now_us())
+    }
+}
+
+/// The system clock, whose sleep forks in the `sleep` case.
+#[derive(Clone, Copy, Debug)]
+struct ForkingSleep;
+
+impl Clock for ForkingSleep {
+    fn unix_ms(&self) -> i64 {
+        SystemClock.unix_ms()
+    }
+}
+
+impl LeaseClock for ForkingSleep {
+    fn monotonic(&self) -> Duration {
+        SystemClock.monotonic()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        fork_or_log(-1, "sleep", fork_case() == "sleep");
+        std::thread::sleep(duration);
     }
 }
 
@@ -325,7 +359,7 @@ fn child_report(pid: i32, fds: [i32; 2]) -> String {
 #[test]
 #[ignore = "run in a child process by the tests of a fork during a lease's calls"]
 fn fork_during_a_call_probe() {
-    let fork_in_renewal = std::env::var("PROBE_CASE").unwrap() == "renewal";
+    let case = fork_case();
     let mut fds = [0; 2];
     // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
@@ -333,12 +367,17 @@ fn fork_during_a_call_probe() {
         renew_every: Duration::from_millis(50),
         ..LeaseTiming::default()
     };
+    let renewal = case == "renewal";
     let table = ForkingTable {
-        fork_in_renewal,
+        case,
         log: fds[1],
+        clock_readings: 0,
     };
-    let result =
-        ScalabilityIdLease::acquire(table, LeaseOptions::new("jobs").ids(4..=4).timing(timing));
+    let options = LeaseOptions::new("jobs")
+        .ids(4..=4)
+        .timing(timing)
+        .generator(Generator::builder().clock(ForkingSleep));
+    let result = ScalabilityIdLease::acquire(table, options);
     if FORKED.load(Ordering::SeqCst) == 0 {
         let line = match &result {
             Ok(_) => "acquired ".to_owned(),
@@ -351,7 +390,7 @@ fn fork_during_a_call_probe() {
         }
     }
     let lease = result.unwrap();
-    if fork_in_renewal {
+    if renewal {
         while FORKED.load(Ordering::SeqCst) == -1 {
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -364,30 +403,36 @@ fn fork_during_a_call_probe() {
     println!("REPORT parent {issued:?} {state:?}; child {child}");
 }
 
-#[test]
-fn a_child_forked_during_an_acquisition_calls_the_table_no_more_and_gets_no_lease() {
-    let report = report_of_child(
+/// The report of a fork in the `case` of [`fork_case`].
+fn fork_during_a_call(case: &str) -> String {
+    report_of_child(
         "lease::fork_during_a_call_probe",
         "ULID_FLAKE_SCALABILITY_ID",
         None,
-        &[("PROBE_CASE", "acquisition")],
-    );
-    assert_eq!(
-        report,
-        format!("parent Ok(4) Held; child {} (exit 0)", LeaseError::Forked)
-    );
+        &[("PROBE_CASE", case)],
+    )
+}
+
+#[test]
+fn a_child_forked_during_an_acquisition_calls_the_table_no_more_and_gets_no_lease() {
+    // In a take; in the renewal of the id a take left the lease's (its "not renewed" would
+    // otherwise send the child on to a take); in the backoff's sleep, before any call.
+    for case in ["take", "previous", "sleep"] {
+        assert_eq!(
+            fork_during_a_call(case),
+            format!("parent Ok(4) Held; child {} (exit 0)", LeaseError::Forked),
+            "{case}"
+        );
+    }
 }
 
 #[test]
 fn a_child_forked_during_a_renewal_calls_the_table_no_more() {
-    let report = report_of_child(
-        "lease::fork_during_a_call_probe",
-        "ULID_FLAKE_SCALABILITY_ID",
-        None,
-        &[("PROBE_CASE", "renewal")],
-    );
     // The child's one thread, the lease's, ends without a call: no renewal, no release.
-    assert_eq!(report, "parent Ok(4) Held; child (exit 0)");
+    assert_eq!(
+        fork_during_a_call("renewal"),
+        "parent Ok(4) Held; child (exit 0)"
+    );
 }
 
 /// The database generator's SQL creates the lease table exactly as a lease does, and holds its

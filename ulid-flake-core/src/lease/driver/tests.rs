@@ -270,7 +270,13 @@ fn driver_with<C: Clock + LeaseClock + Clone>(
         .epoch(epoch)
         .build_leased(*ids.start())
         .unwrap();
-    let shared = Arc::new(Shared::new(generator, "test".into(), ids, timing));
+    let shared = Arc::new(Shared::new(
+        generator,
+        "test".into(),
+        ids,
+        timing,
+        crate::generator::fork_count(),
+    ));
     Driver::new(table.clone(), shared)
 }
 
