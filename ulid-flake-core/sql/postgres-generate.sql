@@ -38,10 +38,10 @@
 -- Limits: one primary. A multi-primary setup (BDR, pgEdge) does not share the state between
 -- nodes. With synchronous_commit off, a crash can lose the state of keys already answered.
 -- A database moved elsewhere must take the sequence with it (a whole dump does; logical
--- replication does not), or raise it to the old one's before its first key. Two installs at
--- once under REPEATABLE READ or SERIALIZABLE: the later one fails with a serialization error
--- (its snapshot predates the other's reservation) or, of another namespace, may pass the check
--- of the epochs on that snapshot; install under READ COMMITTED, the default.
+-- replication does not), or raise it to the old one's before its first key. An install
+-- under REPEATABLE READ is refused (its snapshot, from before the install's lock, could miss
+-- another install of another epoch); two at once under SERIALIZABLE: the later one fails with
+-- a serialization error; retry it.
 -- Advisory locks need no privilege: a session that holds this one (pg_advisory_lock(1431062852,
 -- 1179402571)) makes every call fail after waiting 2 s, the step's lock_timeout (ALTER FUNCTION
 -- ulid_flake_next_state(bigint, bigint, bigint) SET lock_timeout = ... to change it), with an
@@ -233,6 +233,12 @@ DECLARE
     now_us bigint;
 BEGIN
     PERFORM ulid_flake_check_namespace(namespace);
+    -- A snapshot from before the lock below could miss another install of another epoch
+    -- (SERIALIZABLE aborts one of two such installs; READ COMMITTED reads after the lock).
+    IF current_setting('transaction_isolation') = 'repeatable read' THEN
+        RAISE EXCEPTION 'invalid transaction isolation for an install: expected read committed or serializable, found repeatable read (its snapshot may predate another install)'
+            USING ERRCODE = 'invalid_transaction_state';
+    END IF;
     -- The last epoch whose keys' milliseconds all stay below 2^48, the state's field.
     IF epoch_ms IS NULL OR epoch_ms NOT BETWEEN 0 AND 272678883688448 THEN
         RAISE EXCEPTION 'invalid epoch: expected 0..=272678883688448 Unix ms, found %',

@@ -148,10 +148,10 @@
 //! the `AUTO_INCREMENT` of MariaDB's table of that name, which PostgreSQL's logical
 //! replication does not copy): raise the new one's to the old one's before its first key.
 //! Concurrent installs of one namespace inside explicit transactions fail but one (a
-//! serialization error under PostgreSQL's `REPEATABLE READ`, a duplicate key on MariaDB):
-//! roll back and retry. Under `REPEATABLE READ`, concurrent installs of two namespaces may
-//! both pass the check of their epochs (each on a snapshot from before the other): install
-//! under `READ COMMITTED`, the default. The SQL files' comments list the rest.
+//! serialization error under PostgreSQL's `SERIALIZABLE`, a duplicate key on MariaDB): roll
+//! back and retry. PostgreSQL refuses an install under `REPEATABLE READ`, whose snapshot,
+//! taken before the install's lock, could miss another install of another epoch. The SQL
+//! files' comments list the rest.
 //!
 //! **Errors** name the cause: an empty or over-long namespace (`expected 1..=64 bytes`), a
 //! namespace without a generator, one whose 32 ids are all leased, another epoch for an

@@ -154,7 +154,7 @@ macro_rules! generator_tests {
         lease: $lease:path,
         truncate_refused: $truncate_refused:expr,
         remove_reservation: $remove_reservation:expr,
-        begin_repeatable_read: $begin_repeatable_read:literal,
+        begin_isolated: $begin_isolated:literal,
         concurrent_install_sqlstate: $concurrent_install_sqlstate:literal
     ) => {
         mod $database {
@@ -322,7 +322,8 @@ macro_rules! generator_tests {
                 assert!(unix_ms(key) >= before_install, "{key} stamped before the install");
             }
 
-            /// Two installs of one namespace in explicit `REPEATABLE READ` transactions: the
+            /// Two installs of one namespace in explicit transactions (`SERIALIZABLE` on
+            /// PostgreSQL, which refuses `REPEATABLE READ`; `REPEATABLE READ` on MariaDB): the
             /// later waits for the earlier, then fails (PostgreSQL: a serialization failure;
             /// MariaDB: a duplicate key), and once rolled back its retry answers the installed
             /// id, as README.md says.
@@ -331,8 +332,8 @@ macro_rules! generator_tests {
                 let url = fresh_database().await;
                 let mut first = <$connection>::connect(&url).await.unwrap();
                 let mut second = <$connection>::connect(&url).await.unwrap();
-                first.execute($begin_repeatable_read).await.unwrap();
-                second.execute($begin_repeatable_read).await.unwrap();
+                first.execute($begin_isolated).await.unwrap();
+                second.execute($begin_isolated).await.unwrap();
                 let installed = install(&mut first, "billing").await;
                 let later = tokio::spawn(async move {
                     let result = sqlx::query($install).bind("billing").execute(&mut second).await.map(drop);
@@ -584,7 +585,7 @@ generator_tests!(
         "ALTER TABLE ulid_flake_leases DISABLE TRIGGER ulid_flake_keep_reservation",
         "DELETE FROM ulid_flake_leases WHERE namespace = 'billing'",
     ],
-    begin_repeatable_read: "BEGIN ISOLATION LEVEL REPEATABLE READ",
+    begin_isolated: "BEGIN ISOLATION LEVEL SERIALIZABLE",
     concurrent_install_sqlstate: "40001"
 );
 
@@ -632,7 +633,7 @@ generator_tests!(
         "DELETE FROM ulid_flake_leases WHERE namespace = 'billing'",
         "SET foreign_key_checks = 1",
     ],
-    begin_repeatable_read: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION",
+    begin_isolated: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION",
     concurrent_install_sqlstate: "23000"
 );
 
@@ -658,6 +659,38 @@ async fn postgres_a_temporary_sequence_does_not_stand_in_for_the_state() {
         .await
         .unwrap();
     assert!(next > ahead, "{ahead} then {next}");
+}
+
+/// An install under `REPEATABLE READ` is refused: its snapshot, taken when the statement
+/// began, before the install's lock, could miss another install of another epoch, and both
+/// would pass the check of the epochs. Under `SERIALIZABLE` it goes through.
+#[tokio::test]
+async fn postgres_an_install_under_repeatable_read_is_refused() {
+    let url = postgres::fresh_database().await;
+    let mut connection = sqlx::PgConnection::connect(&url).await.unwrap();
+    connection
+        .execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        .await
+        .unwrap();
+    let error = connection
+        .execute("SELECT ulid_flake_install_generator('billing')")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        database_message(error),
+        "invalid transaction isolation for an install: expected read committed or serializable, found repeatable read (its snapshot may predate another install)"
+    );
+    connection.execute("ROLLBACK").await.unwrap();
+    connection
+        .execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        .await
+        .unwrap();
+    let reserved: i16 = sqlx::query_scalar("SELECT ulid_flake_install_generator('billing')")
+        .fetch_one(&mut connection)
+        .await
+        .unwrap();
+    connection.execute("COMMIT").await.unwrap();
+    assert_eq!(reserved, 0);
 }
 
 /// PostgreSQL checks the reservation at each call: once it is gone (past the foreign key and the
