@@ -228,6 +228,8 @@ DECLARE
     database_holder CONSTANT bigint := -9223372036854775808;
     never CONSTANT bigint := 9223372036854775807;
     installed ulid_flake_generators%ROWTYPE;
+    -- Another namespace's generator, of another epoch.
+    other ulid_flake_generators%ROWTYPE;
     reserved smallint;
     taken bigint;
     now_us bigint;
@@ -271,13 +273,12 @@ BEGIN
     -- Every namespace's keys come from the one state, and each namespace reserves an id of its
     -- own lease namespace (the lowest free: often the same number): under another epoch, a key
     -- of one namespace is a key of the other, made as many ms later with the same randomness.
-    SELECT * INTO installed FROM ulid_flake_generators g
+    SELECT * INTO other FROM ulid_flake_generators g
         WHERE g.epoch_ms <> ulid_flake_install_generator.epoch_ms
         ORDER BY g.namespace LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'generator of namespace % would make keys of namespace %: expected the epoch of the generators installed already, %, found %',
-            quote_literal(namespace), quote_literal(installed.namespace), installed.epoch_ms,
-            epoch_ms
+            quote_literal(namespace), quote_literal(other.namespace), other.epoch_ms, epoch_ms
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     FOR id IN 0..31 LOOP

@@ -196,7 +196,6 @@ impl<C: LeaseClock> Shared<C> {
 /// How many times a release is sent before its error is reported.
 const RELEASE_ATTEMPTS: u32 = 3;
 
-/// The request for `scalability_id` on behalf of the lease `shared` describes.
 /// One call of the store, unless this is a child forked since the lease began (from a
 /// signal handler, or in a callback of the store or the clock): the row, the holder token and
 /// the connection are the parent's, so a child calls the store no more. `None` then.
@@ -208,6 +207,7 @@ fn call<C: LeaseClock, S, T>(
     (!shared.forked()).then(|| f(store))
 }
 
+/// The request for `scalability_id` on behalf of the lease `shared` describes.
 fn request<C: Clock>(
     shared: &Shared<C>,
     scalability_id: u8,
@@ -722,17 +722,14 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// interval as wide as the round trip; the clocks agree when all of it is within the
     /// bound, and are apart when none of it is. A wall clock that advanced by more, or less,
     /// than the monotonic one between the two readings stepped: nothing can be told.
-    /// [`call`] on this driver's store.
-    fn call<T>(&mut self, f: impl FnOnce(&mut S) -> T) -> Option<T> {
-        call(&mut self.store, &self.shared, f)
-    }
-
     fn compare_clocks(&mut self) -> Result<Clocks, S::Error> {
         let clock = self.shared.generator.clock();
         let asked = self.monotonic();
         let before_ms = clock.unix_ms();
         let timeout = self.shared.timing.request_timeout;
-        let Some(at_us) = self.call(|store| store.database_time(timeout)) else {
+        let Some(at_us) = call(&mut self.store, &self.shared, |store| {
+            store.database_time(timeout)
+        }) else {
             return Ok(Clocks::Forked);
         };
         let at_us = at_us?;

@@ -869,7 +869,8 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
     /// [`acquire_timeout`](LeaseTiming::acquire_timeout), or refused the store for good
     /// ([`LeaseStore::is_refusal`]: at once);
     /// [`LeaseError::InvalidNamespace`], [`LeaseError::InvalidIds`],
-    /// [`LeaseError::InvalidTiming`] and [`LeaseError::Generator`] for bad options.
+    /// [`LeaseError::InvalidTiming`] and [`LeaseError::Generator`] for bad options;
+    /// [`LeaseError::Forked`] in a child forked during the acquisition.
     ///
     /// ```
     /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore, LeaseError};
