@@ -231,10 +231,11 @@ fn a_forked_child_issues_nothing_under_the_parents_lease() {
 /// Where [`ForkingTable`] forked: the child's pid in the parent, 0 in the child, -1 before.
 static FORKED: AtomicI32 = AtomicI32::new(-1);
 
-/// Where a fork lands, from `PROBE_CASE`: in the first take (`take`); in the first renewal,
-/// on the lease's thread (`renewal`); in the renewal of the id the first take left the lease's
-/// after the clock reading that followed it failed, which answers "not renewed" (`previous`);
-/// in the backoff's sleep after that failure (`sleep`).
+/// Where a fork lands, from `PROBE_CASE`: in the first take (`take`); in the clock reading
+/// that follows it, before the gate opens (`clock`); in the first renewal, on the lease's
+/// thread (`renewal`); in the renewal of the id the first take left the lease's after the
+/// clock reading that followed it failed, which answers "not renewed" (`previous`); in the
+/// backoff's sleep after that failure (`sleep`).
 fn fork_case() -> String {
     std::env::var("PROBE_CASE").unwrap()
 }
@@ -287,7 +288,7 @@ impl LeaseStore for ForkingTable {
     }
 
     fn database_time(&mut self, _: Duration) -> Result<i64, Self::Error> {
-        fork_or_log(self.log, "database_time", false);
+        fork_or_log(self.log, "database_time", self.case == "clock");
         self.clock_readings += 1;
         if self.clock_readings == 1 && (self.case == "previous" || self.case == "sleep") {
             return Err(std::io::Error::other("the first clock reading fails"));
@@ -415,9 +416,10 @@ fn fork_during_a_call(case: &str) -> String {
 
 #[test]
 fn a_child_forked_during_an_acquisition_calls_the_table_no_more_and_gets_no_lease() {
-    // In a take; in the renewal of the id a take left the lease's (its "not renewed" would
+    // In a take; in the clock reading after it (the child's confirmation closes the gate it
+    // opens); in the renewal of the id a take left the lease's (its "not renewed" would
     // otherwise send the child on to a take); in the backoff's sleep, before any call.
-    for case in ["take", "previous", "sleep"] {
+    for case in ["take", "clock", "previous", "sleep"] {
         assert_eq!(
             fork_during_a_call(case),
             format!("parent Ok(4) Held; child {} (exit 0)", LeaseError::Forked),
