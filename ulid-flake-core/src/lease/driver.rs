@@ -405,9 +405,11 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         loop {
             // This thread in a child forked from a signal handler (the child's one thread):
             // the row, its token and the connection are the parent's; it renews and releases
-            // nothing, and takes no lock (another thread of the parent may have held the
-            // record's at the fork), and it leaves the store undropped, whose drop could end
-            // the parent's session on the connection they share.
+            // nothing, and leaves the store undropped, whose drop could end the parent's
+            // session on the connection they share. It stops at the first check after the
+            // fork; on the way it may take the status record's lock (in the wait, or in a few
+            // instructions after a check), and if another thread of the parent held that at
+            // the fork, the child hangs there, issuing nothing.
             if self.shared.forked() {
                 core::mem::forget(self);
                 return;
@@ -495,7 +497,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         });
         // A child forked before or during the call (on this thread, from a signal handler):
         // nothing more, not even the status's record, whose lock another thread of the parent
-        // may have held at the fork (see `run`).
+        // may have held at the fork (see `run`); the clock reading after it checks again.
         let Some(renewed) = renewed.filter(|_| !self.shared.forked()) else {
             return (Outcome::Failed, Duration::ZERO);
         };
@@ -727,9 +729,11 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let asked = self.monotonic();
         let before_ms = clock.unix_ms();
         let timeout = self.shared.timing.request_timeout;
-        let Some(at_us) = call(&mut self.store, &self.shared, |store| {
+        let at_us = call(&mut self.store, &self.shared, |store| {
             store.database_time(timeout)
-        }) else {
+        });
+        // Forked before or during the reading: nothing more (see `run`).
+        let Some(at_us) = at_us.filter(|_| !self.shared.forked()) else {
             return Ok(Clocks::Forked);
         };
         let at_us = at_us?;

@@ -736,7 +736,8 @@ pub enum LeaseError {
     /// of the store or the clock), and this is the child: the row taken and its holder token
     /// are the parent's, whose acquisition goes on. The child made no call of the store
     /// after the one in flight when it forked (a take, a renewal or a clock reading), and
-    /// released nothing.
+    /// released nothing. A child forked in the last instructions of a successful acquisition
+    /// gets the lease instead, whose generator refuses IDs ([`LeaseState::Forked`]).
     Forked,
 }
 
@@ -924,10 +925,13 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
         ));
         let mut driver = Driver::new(store, Arc::clone(&shared));
         if let Err(error) = driver.acquire_first() {
-            if let LeaseError::Forked = error {
-                // The parent's store: its drop could end the parent's session on the
-                // connection they share.
+            if shared.forked() {
+                // Whatever the error, this is a child forked during the acquisition (one
+                // forked in `is_refusal` or a clock reading may have another): the parent's
+                // store, whose drop could end the parent's session on the connection they
+                // share, stays undropped.
                 core::mem::forget(driver);
+                return Err(LeaseError::Forked);
             }
             return Err(error);
         }
