@@ -198,13 +198,16 @@ const RELEASE_ATTEMPTS: u32 = 3;
 
 /// One call of the store, unless this is a child forked since the lease began (from a
 /// signal handler, or in a callback of the store or the clock): the row, the holder token and
-/// the connection are the parent's, so a child calls the store no more. `None` then.
+/// the connection are the parent's, so a child calls the store no more, and does nothing with
+/// the answer of a call it forked during. `None` then.
 fn call<C: LeaseClock, S, T>(
     store: &mut S,
     shared: &Shared<C>,
     f: impl FnOnce(&mut S) -> T,
 ) -> Option<T> {
-    (!shared.forked()).then(|| f(store))
+    (!shared.forked())
+        .then(|| f(store))
+        .filter(|_| !shared.forked())
 }
 
 /// The request for `scalability_id` on behalf of the lease `shared` describes.
@@ -497,8 +500,8 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         });
         // A child forked before or during the call (on this thread, from a signal handler):
         // nothing more, not even the status's record, whose lock another thread of the parent
-        // may have held at the fork (see `run`); the clock reading after it checks again.
-        let Some(renewed) = renewed.filter(|_| !self.shared.forked()) else {
+        // may have held at the fork (see `run`).
+        let Some(renewed) = renewed else {
             return (Outcome::Failed, Duration::ZERO);
         };
         match renewed {
@@ -571,7 +574,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             };
             // A child forked before or during a call: no further call (see
             // `acquire_until_held`).
-            let Some(result) = result.filter(|_| !self.shared.forked()) else {
+            let Some(result) = result else {
                 return (Outcome::Failed, Duration::ZERO);
             };
             let clocks = match result {
@@ -729,11 +732,10 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         let asked = self.monotonic();
         let before_ms = clock.unix_ms();
         let timeout = self.shared.timing.request_timeout;
-        let at_us = call(&mut self.store, &self.shared, |store| {
-            store.database_time(timeout)
-        });
         // Forked before or during the reading: nothing more (see `run`).
-        let Some(at_us) = at_us.filter(|_| !self.shared.forked()) else {
+        let Some(at_us) = call(&mut self.store, &self.shared, |store| {
+            store.database_time(timeout)
+        }) else {
             return Ok(Clocks::Forked);
         };
         let at_us = at_us?;

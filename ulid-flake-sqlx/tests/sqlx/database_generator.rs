@@ -182,6 +182,15 @@ macro_rules! generator_tests {
                 u8::try_from(id).unwrap()
             }
 
+            /// The message of an install of `namespace` with `epoch_ms` that is refused, once
+            /// it is checked that the install reserved no id (id 0, the lowest, is free).
+            async fn refused_install(connection: &mut $connection, namespace: &str, epoch_ms: i64) -> String {
+                let error = sqlx::query($install_with_epoch).bind(namespace).bind(epoch_ms).execute(&mut *connection).await.unwrap_err();
+                let taken: Option<(i64, i64)> = sqlx::query_as($reserved_row).bind(namespace).bind(0_i16).fetch_optional(&mut *connection).await.unwrap();
+                assert_eq!(taken, None, "{namespace}: an id reserved by a refused install");
+                database_message(error)
+            }
+
             /// A table `invoice` whose key `generator` (`ulid_flake_generate` or
             /// `test_generate`) makes from `namespace`.
             async fn create_table(connection: &mut $connection, generator: &str, namespace: &str) {
@@ -422,13 +431,10 @@ macro_rules! generator_tests {
                 // Under another epoch, a key of one namespace would be a key of the other,
                 // made as many ms later with the same randomness (a review, 2026-12-07: 18 of
                 // 32,101 keys on PostgreSQL, epochs 1 s apart): refused, no id taken.
-                let error = sqlx::query($install_with_epoch).bind("returns").bind(1_735_689_600_000_i64).execute(&mut connection).await.unwrap_err();
                 assert_eq!(
-                    database_message(error),
+                    refused_install(&mut connection, "returns", 1_735_689_600_000).await,
                     "generator of namespace 'returns' would make keys of namespace 'billing': expected the epoch of the generators installed already, 1704067200000, found 1735689600000"
                 );
-                let taken: Option<(i64, i64)> = sqlx::query_as($reserved_row).bind("returns").bind(0_i16).fetch_optional(&mut connection).await.unwrap();
-                assert_eq!(taken, None);
                 let sessions = (0..2).map(|_| {
                     let url = url.clone();
                     tokio::spawn(async move {
@@ -510,13 +516,10 @@ macro_rules! generator_tests {
                 let error = sqlx::query($install).bind(long.as_str()).execute(&mut connection).await.unwrap_err();
                 assert_eq!(database_message(error), "invalid namespace: expected 1..=64 bytes, found 65");
                 // An epoch in 2100: no key could be made with it, and no id is taken for it.
-                let error = sqlx::query($install_with_epoch).bind("future").bind(4_102_444_800_000_i64).execute(&mut connection).await.unwrap_err();
                 assert_eq!(
-                    database_message(error),
+                    refused_install(&mut connection, "future", 4_102_444_800_000).await,
                     "invalid epoch: expected one 0..=8796093022207 ms before the server's clock, found 4102444800000 Unix ms"
                 );
-                let taken: Option<(i64, i64)> = sqlx::query_as($reserved_row).bind("future").bind(0_i16).fetch_optional(&mut connection).await.unwrap();
-                assert_eq!(taken, None);
                 // Ids 0 and 1 leased, 2's lease expired: the install takes 2. Then all 32 leased.
                 let far = i64::MAX - 1;
                 for (id, expires) in [(0_i16, far), (1, far), (2, 1)] {
