@@ -74,11 +74,10 @@
 //! default unless the install names another; read the keys with the same one. Every
 //! namespace of a database takes the same epoch (the install refuses another): their keys
 //! come from one state, and under two epochs a key of one namespace would be a key of
-//! another, made as many milliseconds later. The install
-//! takes the lowest id that has no row or an expired one (a lease takes any such id, trying
-//! them from a random offset; the install waits, as a lease does, as long as its epoch is
-//! later than the last holder's: the `lease` module),
-//! and fails when all 32 are leased. Installing a namespace again answers the same id, once
+//! another, made as many milliseconds later. The install takes the lowest id that has no
+//! row or an expired one (a lease takes any such id, trying them from a random offset; the
+//! install waits, as a lease does, as long as its epoch is later than the last holder's:
+//! the `lease` module), and fails when all 32 are leased. Installing a namespace again answers the same id, once
 //! it has checked that the reservation is still there. A foreign key and triggers keep the
 //! reserved row (no `DELETE`, `UPDATE` or `TRUNCATE` takes it away) and the generator's row
 //! (its id and epoch are fixed); PostgreSQL also checks the row at every call and fails
@@ -156,8 +155,9 @@
 //! **Errors** name the cause: an empty or over-long namespace (`expected 1..=64 bytes`), a
 //! namespace without a generator, one whose 32 ids are all leased, another epoch for an
 //! installed namespace, an epoch other than the installed namespaces', an epoch the server's
-//! clock has not reached (refused before an id is taken for it). Any login may hold the state's lock (PostgreSQL's advisory lock, MariaDB's
-//! named lock): calls then fail after 2 s with an error naming the lock and its holder.
+//! clock has not reached (refused before an id is taken for it). Any login may hold the
+//! state's lock (PostgreSQL's advisory lock, MariaDB's named lock): calls then fail after
+//! 2 s with an error naming the lock and its holder.
 //!
 //! ```
 //! assert!(ulid_flake_core::sql::POSTGRES_FUNCTIONS.contains("FUNCTION ulid_flake_to_text"));

@@ -405,7 +405,22 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// the id up.
     pub(crate) fn run(mut self) {
         let mut wait = self.shared.timing.renew_every;
-        loop {
+        // Checked after every step and every wait, and after the shutdown: see below.
+        let forked = loop {
+            if self.shared.forked() {
+                break true;
+            }
+            let stopping = self.shared.wait(wait);
+            if self.shared.forked() {
+                break true;
+            }
+            if stopping {
+                self.shutdown();
+                break self.shared.forked();
+            }
+            wait = self.step().1;
+        };
+        if forked {
             // This thread in a child forked from a signal handler (the child's one thread):
             // the row, its token and the connection are the parent's; it renews and releases
             // nothing, and leaves the store undropped, whose drop could end the parent's
@@ -413,26 +428,10 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             // fork; on the way it may take the status record's lock (in the wait, or in a few
             // instructions after a check), and if another thread of the parent held that at
             // the fork, the child hangs there, issuing nothing.
-            if self.shared.forked() {
-                core::mem::forget(self);
-                return;
-            }
-            let stopping = self.shared.wait(wait);
-            if self.shared.forked() {
-                core::mem::forget(self);
-                return;
-            }
-            if stopping {
-                break;
-            }
-            wait = self.step().1;
-        }
-        self.shutdown();
-        if self.shared.forked() {
             core::mem::forget(self);
-            return;
+        } else {
+            self.shared.finish();
         }
-        self.shared.finish();
     }
 
     fn shutdown(&mut self) {

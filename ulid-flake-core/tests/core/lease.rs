@@ -192,7 +192,7 @@ fn fork_probe() {
     assert!(pid >= 0, "fork failed");
     if pid == 0 {
         let report = format!(
-            "{:?} {}",
+            "{:?} {} ",
             ulid_flake_core::UlidFlake::generate(),
             ulid_flake_core::lease::installed_lease_status()
                 .unwrap()
@@ -204,13 +204,7 @@ fn fork_probe() {
             libc::_exit(0);
         }
     }
-    let mut status = 0;
-    // SAFETY: `pid` is our child; `status` is writable.
-    assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-    let mut buffer = [0_u8; 512];
-    // SAFETY: `buffer` is valid for its length.
-    let read = unsafe { libc::read(fds[0], buffer.as_mut_ptr().cast(), buffer.len()) };
-    let child = String::from_utf8_lossy(&buffer[..read.max(0) as usize]);
+    let child = child_report(pid, fds);
     let parent_after = ulid_flake_core::UlidFlake::generate().map(|id| id.scalability_id());
     println!("REPORT parent {parent_before:?} {parent_after:?}; child {child}");
 }
@@ -224,7 +218,7 @@ fn a_forked_child_issues_nothing_under_the_parents_lease() {
     };
     assert_eq!(
         report,
-        format!("parent Ok(4) Ok(4); child Err({refused:?}) forked")
+        format!("parent Ok(4) Ok(4); child Err({refused:?}) forked (exit 0)")
     );
 }
 
