@@ -102,7 +102,7 @@ impl IntoResponse for ApiError {
 }
 
 /// The most characters of an input that an error message quotes; a longer input is cut.
-const MAX_QUOTED_CHARS: usize = 32;
+pub(crate) const MAX_QUOTED_CHARS: usize = 32;
 
 /// The start of `input` to quote between backticks: all of it, or its first
 /// [`MAX_QUOTED_CHARS`] characters and `…`. Characters that would not show or would garble the

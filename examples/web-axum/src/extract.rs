@@ -15,7 +15,7 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor}
 use serde_path_to_error::Segment;
 use ulid_flake_core::{Prefix, PrefixedId};
 
-use crate::error::excerpt;
+use crate::error::{MAX_QUOTED_CHARS, excerpt};
 use crate::{ApiError, MAX_BODY_BYTES};
 
 /// The ID of a `T` that the route's one path parameter holds.
@@ -158,12 +158,27 @@ impl<T: RequestBody, S: Send + Sync> FromRequest<S> for JsonBody<T> {
                 let named = path
                     .iter()
                     .any(|segment| !matches!(segment, Segment::Unknown));
-                (named.then(|| path.to_string()), error.into_inner())
+                let last_key = match path.iter().next_back() {
+                    Some(Segment::Map { key }) => Some(key.clone()),
+                    _ => None,
+                };
+                (
+                    named.then(|| (path.to_string(), last_key)),
+                    error.into_inner(),
+                )
             }
         };
         let message = in_json_words(&error.to_string());
+        // The client's text that serde_json quotes — a key, a string — as an excerpt: a
+        // message never repeats a whole input.
+        let message = excerpt_string_value(&message).unwrap_or(message);
         Err(ApiError::bad_request(match path {
-            Some(path) => format!("invalid JSON body: {path}: {message}"),
+            Some((path, last_key)) => {
+                let message = last_key
+                    .and_then(|key| excerpt_unknown_field(&message, &key))
+                    .unwrap_or(message);
+                format!("invalid JSON body: {}: {message}", excerpt(&path))
+            }
             None => format!("invalid JSON body: {message}"),
         }))
     }
@@ -199,6 +214,49 @@ fn in_json_words(message: &str) -> String {
         }
     }
     message.to_owned()
+}
+
+/// `message` with the string value it quotes (`invalid type: string "…"`, in Rust's escaped
+/// form) cut to [`MAX_QUOTED_CHARS`] characters and `…`; `None` when it quotes none.
+fn excerpt_string_value(message: &str) -> Option<String> {
+    let lead = ["invalid type: string \"", "invalid value: string \""]
+        .into_iter()
+        .find(|lead| message.starts_with(lead))?;
+    let quoted = &message[lead.len()..];
+    let mut characters = quoted.char_indices();
+    let mut count = 0;
+    let mut cut = None;
+    while let Some((index, character)) = characters.next() {
+        match character {
+            '"' => {
+                let (shown, ellipsis) = match cut {
+                    Some(cut) if cut < index => (&quoted[..cut], "…"),
+                    _ => (&quoted[..index], ""),
+                };
+                return Some(format!("{lead}{shown}{ellipsis}{}", &quoted[index..]));
+            }
+            // An escape is one character of the string: `\"`, `\n`, `\u{1f}`.
+            '\\' => {
+                let escaped = characters.next().map(|(_, escaped)| escaped);
+                if escaped == Some('u') {
+                    characters.find(|&(_, character)| character == '}');
+                }
+            }
+            _ => {}
+        }
+        count += 1;
+        if count == MAX_QUOTED_CHARS && cut.is_none() {
+            cut = characters.clone().next().map(|(next, _)| next);
+        }
+    }
+    None
+}
+
+/// `message` with the unknown field `key` that it names first (``unknown field `key` ``)
+/// quoted as an [`excerpt`]; `None` when it names no such field.
+fn excerpt_unknown_field(message: &str, key: &str) -> Option<String> {
+    let rest = message.strip_prefix(&format!("unknown field `{key}`"))?;
+    Some(format!("unknown field `{}`{rest}", excerpt(key)))
 }
 
 /// A `T` read from a JSON object only. A derived struct also takes an array of its fields in

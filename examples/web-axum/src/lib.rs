@@ -15,7 +15,8 @@
 //!   parameter the API does not know or given twice, and a body field the API does not know
 //!   (a client's `id` is not silently replaced); a body that is not a JSON object (an array of
 //!   the fields in order included) is a 400, and one whose `Content-Type` is not JSON a 415;
-//! - an error quotes the client's input by its start only, with control characters, bidi
+//! - an error quotes the client's input by its start only (32 characters; a string or an
+//!   unknown key that serde's message quotes too), with control characters, bidi
 //!   controls and backticks written as code points (`<U+0060>`), and a blank name by code
 //!   points (`<U+3000>`);
 //! - limits: a request body of at most [`MAX_BODY_BYTES`] (16 KiB; a 413 beyond, before it

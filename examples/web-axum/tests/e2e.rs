@@ -495,6 +495,9 @@ macro_rules! e2e_tests {
                     // A key like serde's words is quoted as sent: only serde's own are JSON's.
                     ("/users", r#"{"invalid type: map, x":1}"#.to_owned(),
                      format!("{prefix}invalid type: map, x: unknown field `invalid type: map, x`, expected `name` at line 1 column 23")),
+                    // A long key is quoted as an excerpt, in the path and in the message.
+                    ("/users", format!(r#"{{"{}":1}}"#, "k".repeat(1_000)),
+                     format!("{prefix}{k}…: unknown field `{k}…`, expected `name` at line 1 column 1003", k = "k".repeat(32))),
                 ];
                 for (path, body, message) in cases {
                     assert_eq!(server.post(path, &body).await, (StatusCode::BAD_REQUEST, json!({ "error": message })), "{body}");
@@ -712,6 +715,10 @@ macro_rules! e2e_tests {
                 let post = "an object with an `author` and a `title`";
                 let cases = [
                     ("/users", r#""x""#.to_owned(), format!(r#"invalid type: string "x", expected {user} at line 1 column 3"#)),
+                    // The client's string quoted up to 32 characters (an escape counts as one).
+                    ("/users", format!(r#""{}""#, "x".repeat(32)), format!(r#"invalid type: string "{}", expected {user} at line 1 column 34"#, "x".repeat(32))),
+                    ("/users", format!(r#""{}""#, "x".repeat(1_000)), format!(r#"invalid type: string "{}…", expected {user} at line 1 column 1002"#, "x".repeat(32))),
+                    ("/users", format!(r#""{}""#, r"\n\u0001".repeat(20)), format!(r#"invalid type: string "{}…", expected {user} at line 1 column 162"#, r"\n\u{1}".repeat(16))),
                     ("/users", String::new(), format!("expected {user}, found an empty body")),
                     // JSON's words for arrays and objects, not serde's (`sequence`, `map`).
                     ("/users", "[]".to_owned(), format!("invalid type: array, expected {user} at line 1 column 0")),
