@@ -129,8 +129,10 @@ fn next_line<'a>(
         }
     }
     if length > MAX_LINE {
+        // A length in bytes: a line of wide characters is longer than it looks.
+        let hint = NonAscii::in_text(line).map_or(String::new(), |found| format!(" ({found})"));
         return Ok(Some(Err(format!(
-            "line too long: expected at most {MAX_LINE} bytes, found {length} bytes"
+            "line too long: expected at most {MAX_LINE} bytes, found {length} bytes{hint}"
         ))));
     }
     Ok(Some(Ok(line)))
@@ -149,17 +151,40 @@ impl fmt::Display for Hint<'_> {
             f.write_str(" (a blank input)")
         } else if trimmed.len() < text.len() {
             f.write_str(" (whitespace around it: the ID must stand alone)")
-        } else if let Some(index) = text.iter().position(|byte| !byte.is_ascii())
+        } else if let Some(found) = NonAscii::in_text(text)
             && error.is_about_length()
         {
-            write!(
-                f,
-                " (a non-ASCII byte 0x{:02X} at index {index}: an ID is ASCII)",
-                text[index]
-            )
+            write!(f, " ({found})")
         } else {
             Ok(())
         }
+    }
+}
+
+/// The first non-ASCII byte of a text and its index: why a length in bytes is more than the
+/// characters the text shows.
+struct NonAscii {
+    byte: u8,
+    index: usize,
+}
+
+impl NonAscii {
+    fn in_text(text: &[u8]) -> Option<Self> {
+        let index = text.iter().position(|byte| !byte.is_ascii())?;
+        Some(Self {
+            byte: text[index],
+            index,
+        })
+    }
+}
+
+impl fmt::Display for NonAscii {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Self { byte, index } = self;
+        write!(
+            f,
+            "a non-ASCII byte 0x{byte:02X} at index {index}: an ID is ASCII"
+        )
     }
 }
 

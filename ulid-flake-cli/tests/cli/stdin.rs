@@ -78,6 +78,22 @@ fn a_huge_line_is_reported_not_kept() {
 }
 
 #[test]
+fn a_line_too_long_in_bytes_names_its_first_non_ascii_byte() {
+    // 400 characters, 1,200 bytes: within the limit as characters, not as bytes.
+    let input = format!("0{}\n", "號".repeat(400));
+    ulid_flake()
+        .args(["convert", "--to", "integer"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            "line 1: line too long: expected at most 1024 bytes, found 1201 bytes \
+             (a non-ASCII byte 0xE8 at index 1: an ID is ASCII)\n",
+        );
+}
+
+#[test]
 fn inspect_reads_stdin_too() {
     ulid_flake()
         .args(["inspect", "--json"])
