@@ -14,6 +14,12 @@ use super::keystream::Keystream;
 /// source that only ever returns 0 makes a call within a millisecond spin forever: a scripted
 /// source must script nonzero increments.
 ///
+/// A forked child continues with a copy of the source: one that draws in the child what it
+/// draws in the parent (a seeded RNG) makes the child repeat its parent's IDs from the next
+/// millisecond on (the generator only gives up the millisecond the child inherited). A
+/// source of your own must reseed in a child, as [`ThreadRandom`] and
+/// `rand010::RandSource` do.
+///
 /// ```
 /// use std::sync::atomic::{AtomicU32, Ordering};
 /// use ulid_flake_core::generator::RandomSource;

@@ -53,7 +53,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// the millisecond is exhausted before `out` is full, waits for the next one as
     /// [`Generator::generate`] does and goes on there: one clock reading and one
     /// compare-and-swap per millisecond the batch spans. The IDs strictly increase along
-    /// `out`; another thread's IDs may fall between the parts made in different milliseconds.
+    /// `out`; another thread's IDs may fall between the parts made in different milliseconds,
+    /// never within one. A part that ends short of `out` has used its millisecond up (its
+    /// next increment did not fit): the next part waits for the next millisecond, even where
+    /// a smaller increment would still have fitted.
     ///
     /// # Errors
     ///
@@ -75,6 +78,9 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         let mut filled = 0;
         while filled < out.len() {
             filled += self.waiting(|| self.try_generate_batch(&mut out[filled..]))?;
+            if let Some(exhausted_ms) = short_part_ms(out, filled) {
+                self.clock.wait_until(self.after_exhausted(exhausted_ms));
+            }
         }
         Ok(())
     }
@@ -85,17 +91,23 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         loop {
             match attempt() {
                 Err(Error::Overflow { timestamp_ms }) => {
-                    crate::macros::event!(
-                        "ulid_flake::generator",
-                        trace,
-                        timestamp_ms,
-                        "millisecond exhausted: waiting for the next"
-                    );
-                    self.clock.wait_until(self.unix_ms_after(timestamp_ms));
+                    self.clock.wait_until(self.after_exhausted(timestamp_ms));
                 }
                 result => return result,
             }
         }
+    }
+
+    /// The Unix millisecond to wait for after the millisecond `timestamp_ms` (since the
+    /// epoch) is exhausted.
+    fn after_exhausted(&self, timestamp_ms: u64) -> i64 {
+        crate::macros::event!(
+            "ulid_flake::generator",
+            trace,
+            timestamp_ms,
+            "millisecond exhausted: waiting for the next"
+        );
+        self.unix_ms_after(timestamp_ms)
     }
 
     /// Makes the next ID as [`Generator::try_generate`] does, but when the millisecond is
@@ -145,6 +157,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             filled += self
                 .waiting_async(|| self.try_generate_batch(&mut out[filled..]))
                 .await?;
+            if let Some(exhausted_ms) = short_part_ms(out, filled) {
+                let next = self.after_exhausted(exhausted_ms);
+                self.clock.wait_until_async(next).await;
+            }
         }
         Ok(())
     }
@@ -158,13 +174,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         loop {
             match attempt() {
                 Err(Error::Overflow { timestamp_ms }) => {
-                    crate::macros::event!(
-                        "ulid_flake::generator",
-                        trace,
-                        timestamp_ms,
-                        "millisecond exhausted: waiting for the next"
-                    );
-                    let next = self.unix_ms_after(timestamp_ms);
+                    let next = self.after_exhausted(timestamp_ms);
                     self.clock.wait_until_async(next).await;
                 }
                 result => return result,
@@ -259,4 +269,16 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         // At most Epoch::MAX + 2^43 = 2^48: no overflow.
         (self.config.epoch.unix_ms() + timestamp_ms + 1) as i64
     }
+}
+
+/// The millisecond (since the epoch) of a batch's part that ended short of `out`, its first
+/// `filled` entries made: a short part used its millisecond up
+/// ([`Generator::try_generate_batch`]), and the next part waits for the next millisecond
+/// rather than swap again in this one, where another thread's ID could have come between
+/// the two parts. `None` once `out` is full.
+fn short_part_ms(out: &[UlidFlake], filled: usize) -> Option<u64> {
+    out[..filled]
+        .last()
+        .filter(|_| filled < out.len())
+        .map(|last| last.ms_since_epoch())
 }

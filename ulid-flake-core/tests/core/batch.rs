@@ -117,11 +117,11 @@ fn a_batch_that_exhausts_its_millisecond_fills_what_fits_and_leaves_the_rest() {
 fn a_blocking_batch_crossing_a_millisecond_boundary_waits_and_goes_on_in_the_next() {
     let generator = scripted(at(100));
     generator.random_source().push(&[
-        // Millisecond 100: fresh, then 3 increments drawn: 1 fits, 5 does not.
+        // Millisecond 100: fresh, then 3 increments drawn: 1 fits, 5 does not. The part
+        // ends short of the batch, its millisecond used up: the batch waits, with no second
+        // swap in 100 (in which another thread's ID could have come between the parts).
         FIELD_MAX - 1,
         bytes([1, 5, 5, 0]),
-        // The rest of the batch in 100: the first increment overflows; wait.
-        1,
         // Millisecond 101: fresh, then 1 increment.
         7,
         bytes([3, 0, 0, 0]),
@@ -137,11 +137,12 @@ fn a_blocking_batch_crossing_a_millisecond_boundary_waits_and_goes_on_in_the_nex
 }
 
 #[tokio::test]
-async fn an_async_batch_waits_for_the_next_millisecond_on_overflow() {
+async fn an_async_batch_waits_for_the_next_millisecond_after_a_short_part() {
     let generator = scripted(at(100));
+    // As the blocking batch above: the part in 100 ends short, and the next is in 101.
     generator
         .random_source()
-        .push(&[FIELD_MAX, bytes([1, 0, 0, 0]), 1, 7, bytes([3, 0, 0, 0])]);
+        .push(&[FIELD_MAX, bytes([1, 0, 0, 0]), 7, bytes([3, 0, 0, 0])]);
     let mut out = [UlidFlake::MIN; 3];
     generator.generate_batch_async(&mut out).await.unwrap();
     assert_eq!(out.to_vec(), ids(&[(100, FIELD_MAX), (101, 7), (101, 10)]));
