@@ -77,8 +77,9 @@
 //! another, made as many milliseconds later. The install takes the lowest id that has no
 //! row or an expired one (a lease takes any such id, trying them from a random offset; the
 //! install waits, as a lease does, as long as its epoch is later than the last holder's:
-//! the `lease` module), and fails when all 32 are leased. Installing a namespace again answers the same id, once
-//! it has checked that the reservation is still there. A foreign key and triggers keep the
+//! the `lease` module), and fails when all 32 are leased. Installing a namespace again
+//! answers the same id, once it has checked that the reservation is still there. A foreign
+//! key and triggers keep the
 //! reserved row (no `DELETE`, `UPDATE` or `TRUNCATE` takes it away) and the generator's row
 //! (its id and epoch are fixed); PostgreSQL also checks the row at every call and fails
 //! when it is gone. MariaDB checks it at install only (a read within an `INSERT` would lock

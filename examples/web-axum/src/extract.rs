@@ -170,7 +170,9 @@ impl<T: RequestBody, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         };
         let message = in_json_words(&error.to_string());
         // The client's text that serde_json quotes — a key, a string — as an excerpt: a
-        // message never repeats a whole input.
+        // message never repeats a whole input. Cut in the message: serde_json refuses a
+        // string body before any method of `ObjectVisitor` runs, and the derived body types
+        // name an unknown key themselves.
         let message = excerpt_string_value(&message).unwrap_or(message);
         Err(ApiError::bad_request(match path {
             Some((path, last_key)) => {
