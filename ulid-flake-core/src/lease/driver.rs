@@ -6,11 +6,12 @@ use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::ops::RangeInclusive;
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::ops::{Deref, DerefMut, RangeInclusive};
+use core::sync::atomic::{AtomicBool, Ordering, fence};
 use core::time::Duration;
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::UNIX_EPOCH;
+use std::sync::{Mutex, MutexGuard, OnceLock, TryLockError};
+use std::thread::Thread;
+use std::time::{Instant, UNIX_EPOCH};
 
 use super::{
     LeaseClock, LeaseError, LeaseRequest, LeaseState, LeaseStatus, LeaseStore, LeaseTiming,
@@ -32,8 +33,41 @@ pub(crate) struct Shared<C> {
     stopping: AtomicBool,
     /// Set by the lease's thread once it has given the id up (or failed to).
     finished: AtomicBool,
-    /// Wakes the thread when stopping, and those waiting for it when it has finished.
-    wake: Condvar,
+    /// The lease's thread, unparked when stopping. The waits park rather than wait on a
+    /// condition variable: waking from one takes its lock again, which a child forked from
+    /// a signal handler on the lease's thread would never get if another thread of the
+    /// parent held it at the fork.
+    lease_thread: OnceLock<Thread>,
+    /// The thread a drop waits in for the lease's thread to finish, unparked then.
+    finish_waiter: OnceLock<Thread>,
+}
+
+/// The status record, locked; or, in a forked child whose copy of the lock a thread of the
+/// parent held at the fork (a thread that does not exist here), a scratch record that no one
+/// reads: the child's status is [`LeaseState::Forked`] without it.
+enum RecordGuard<'a> {
+    Locked(MutexGuard<'a, Record>),
+    Scratch(Record),
+}
+
+impl Deref for RecordGuard<'_> {
+    type Target = Record;
+
+    fn deref(&self) -> &Record {
+        match self {
+            Self::Locked(record) => record,
+            Self::Scratch(record) => record,
+        }
+    }
+}
+
+impl DerefMut for RecordGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Record {
+        match self {
+            Self::Locked(record) => record,
+            Self::Scratch(record) => record,
+        }
+    }
 }
 
 /// What the status reports, as the driver last left it.
@@ -84,12 +118,33 @@ impl<C: LeaseClock> Shared<C> {
             record: Mutex::default(),
             stopping: AtomicBool::new(false),
             finished: AtomicBool::new(false),
-            wake: Condvar::new(),
+            lease_thread: OnceLock::new(),
+            finish_waiter: OnceLock::new(),
         }
     }
 
-    fn record(&self) -> MutexGuard<'_, Record> {
-        self.record.lock().unwrap_or_else(PoisonError::into_inner)
+    /// Names the lease's thread, before anything can stop it.
+    pub(crate) fn set_lease_thread(&self, thread: Thread) {
+        let _ = self.lease_thread.set(thread);
+    }
+
+    /// The record, locked by trying: a blocking lock would never return in a child forked
+    /// (from a signal handler) while another thread of the parent held it, where the fork
+    /// check between tries gives a scratch record instead. Each holder keeps it for a few
+    /// field copies, so a try that fails is soon followed by one that succeeds.
+    fn record(&self) -> RecordGuard<'_> {
+        loop {
+            match self.record.try_lock() {
+                Ok(record) => return RecordGuard::Locked(record),
+                Err(TryLockError::Poisoned(poisoned)) => {
+                    return RecordGuard::Locked(poisoned.into_inner());
+                }
+                Err(TryLockError::WouldBlock) if self.forked() => {
+                    return RecordGuard::Scratch(Record::default());
+                }
+                Err(TryLockError::WouldBlock) => std::thread::yield_now(),
+            }
+        }
     }
 
     /// Whether this is a forked child of the process that made the lease: its copy of the
@@ -148,48 +203,61 @@ impl<C: LeaseClock> Shared<C> {
             // No lease thread here to wake.
             return;
         }
-        // Under the lock, so the thread cannot miss the flag between checking and waiting.
-        let _record = self.record();
-        self.wake.notify_all();
+        // A wake before the thread parks is kept for its park: it cannot miss the flag
+        // between checking it and parking.
+        if let Some(thread) = self.lease_thread.get() {
+            thread.unpark();
+        }
     }
 
     /// Waits for the lease's thread to give the id up, at most one request timeout (a
-    /// release's first attempt): what a dropped lease waits for. Nothing to wait for in a
-    /// forked child, whose copy of the lock a thread that does not exist here may hold.
+    /// release's first attempt): what a dropped lease waits for (once). Nothing to wait for
+    /// in a forked child.
     pub(crate) fn wait_finished(&self) {
         if self.forked() {
             return;
         }
-        let record = self.record();
-        let _ = self
-            .wake
-            .wait_timeout_while(record, self.timing.request_timeout, |_| {
-                !self.finished.load(Ordering::Acquire)
-            })
-            .unwrap_or_else(PoisonError::into_inner);
+        let until = Instant::now() + self.timing.request_timeout;
+        let _ = self.finish_waiter.set(std::thread::current());
+        // Between this thread's store of itself and its load of the flag, as `finish` between
+        // its store of the flag and its load of the waiter: one of the two sees the other's.
+        fence(Ordering::SeqCst);
+        while !self.finished.load(Ordering::Acquire) {
+            match until.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => std::thread::park_timeout(left),
+                _ => return,
+            }
+        }
     }
 
     fn finish(&self) {
-        let _record = self.record();
         self.finished.store(true, Ordering::Release);
-        self.wake.notify_all();
+        fence(Ordering::SeqCst);
+        if let Some(waiter) = self.finish_waiter.get() {
+            waiter.unpark();
+        }
     }
 
     pub(crate) fn release_error(&self) -> Option<String> {
         self.record().release_error.clone()
     }
 
-    /// Waits up to `duration`, or until stopped; true when stopped.
+    /// Waits up to `duration`, or until stopped, on the lease's thread; true when stopped.
+    /// A child forked (from a signal handler) during the wait leaves it at the first wake:
+    /// there is no one to stop it.
     fn wait(&self, duration: Duration) -> bool {
-        let record = self.record();
-        if self.stopping.load(Ordering::Acquire) {
-            return true;
+        let until = Instant::now() + duration;
+        loop {
+            if self.stopping.load(Ordering::Acquire) {
+                return true;
+            }
+            match until.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() && !self.forked() => {
+                    std::thread::park_timeout(left);
+                }
+                _ => return false,
+            }
         }
-        let _ = self
-            .wake
-            .wait_timeout(record, duration)
-            .unwrap_or_else(PoisonError::into_inner);
-        self.stopping.load(Ordering::Acquire)
     }
 }
 
@@ -425,9 +493,8 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             // the row, its token and the connection are the parent's; it renews and releases
             // nothing, and leaves the store undropped, whose drop could end the parent's
             // session on the connection they share. It stops at the first check after the
-            // fork; on the way it may take the status record's lock (in the wait, or in a few
-            // instructions after a check), and if another thread of the parent held that at
-            // the fork, the child hangs there, issuing nothing.
+            // fork; on the way it takes no lock that a thread of the parent may have held at
+            // the fork (the waits park, the status record is locked by trying).
             core::mem::forget(self);
         } else {
             self.shared.finish();

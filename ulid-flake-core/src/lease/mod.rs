@@ -113,7 +113,7 @@
 //! | a renewal the holder gave up on (its request timeout) that the server runs later, after newer renewals, with its older *now* (one stalled server thread) | unaffected: a renewal never lowers the row's expiry (`*_a_late_renewal_never_shortens_the_row`) | cannot take the id: the row keeps the newest renewal's expiry |
 //! | a deadlock reported to a renewal (MySQL's error 1213) | a failed renewal like any other: retried after the backoff, issuing until the deadline | — |
 //! | the holder's wall clock steps, or drifts, further than *m*/2 from the database's | notices at its next renewal (or take): keeps the id, issues no ID ([`Error::ClockSkew`]) until the clocks agree; IDs stamped ahead before it noticed are covered by its release's grace | cannot take the id (it is renewed); after a release, takes it once the grace has passed |
-//! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's; a child forked in the middle of the lease's own work (a signal handler's fork during the acquisition or a renewal) calls the table no more: its acquisition fails with [`LeaseError::Forked`] (`a_child_forked_during_an_acquisition_calls_the_table_no_more_and_gets_no_lease`, `a_child_forked_during_a_renewal_calls_the_table_no_more`) | — |
+//! | `fork` | the child's copy of the generator refuses to issue IDs: the lease is the parent's; a child forked in the middle of the lease's own work (a signal handler's fork during the acquisition or a renewal) calls the table no more: its acquisition fails with [`LeaseError::Forked`] (`a_child_forked_during_an_acquisition_calls_the_table_no_more_and_gets_no_lease`, `a_child_forked_during_a_renewal_calls_the_table_no_more`), and its lease thread, which takes no lock a thread of the parent may have held, ends (`a_child_forked_on_the_lease_s_thread_while_another_holds_the_status_ends`) | — |
 //!
 //! **After a loss** the lease tries again by itself with backoff: first to renew the id it
 //! had (its row may still be its own), then to take any free id of the namespace; generation
@@ -738,6 +738,10 @@ pub enum LeaseError {
     /// after the one in flight when it forked (a take, a renewal or a clock reading), and
     /// released nothing. A child forked in the last instructions of a successful acquisition
     /// gets the lease instead, whose generator refuses IDs ([`LeaseState::Forked`]).
+    ///
+    /// Also [`ScalabilityIdLease::install_default`]'s error in a child forked after the
+    /// acquisition: the lease is the parent's, and a default generator behind it would
+    /// refuse every ID.
     Forked,
 }
 
@@ -789,8 +793,9 @@ impl fmt::Display for LeaseError {
             ),
             Self::Database(error) => write!(f, "lease database error: {error}"),
             Self::Forked => f.write_str(
-                "lease not acquired: expected the process that began the acquisition, found a \
-                 child forked during it (the id and its row stay the parent's)",
+                "lease refused in a forked child: expected the process that began the \
+                 acquisition, found a child forked since it began (the id and its row stay the \
+                 parent's)",
             ),
         }
     }
@@ -942,6 +947,7 @@ impl<C: LeaseClock> ScalabilityIdLease<C> {
             .name("ulid-flake-lease".into())
             .spawn(move || driver.run())
             .map_err(|error| LeaseError::Database(Box::new(error)))?;
+        shared.set_lease_thread(thread.thread().clone());
         Ok(Self {
             shared,
             thread: Some(thread),
@@ -1060,6 +1066,9 @@ impl ScalabilityIdLease {
     /// when that variable is set (the lease assigns the id). The lease is then released, before
     /// the error returns.
     ///
+    /// [`LeaseError::Forked`] in a child forked since the acquisition began: nothing is
+    /// installed, and the lease stays the parent's.
+    ///
     /// ```
     /// # use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease, LeaseRequest, LeaseStore, installed_lease_status};
     /// # struct Table;
@@ -1076,6 +1085,10 @@ impl ScalabilityIdLease {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn install_default(mut self) -> Result<(), LeaseError> {
+        if self.shared.forked() {
+            // The lease is the parent's: a default generator behind it would refuse every ID.
+            return Err(LeaseError::Forked);
+        }
         // Kept until the process exits: the default generator can never outlive its lease.
         let shared: &'static Shared<SystemClock> = Box::leak(Box::new(Arc::clone(&self.shared)));
         if let Err(error) = install_leased(&shared.generator) {
@@ -1144,13 +1157,19 @@ static INSTALLED_THREAD: std::sync::Mutex<Option<JoinHandle<()>>> = std::sync::M
 /// assert!(ulid_flake_core::lease::release_installed_lease().is_ok());
 /// ```
 pub fn release_installed_lease() -> Result<(), LeaseError> {
-    // Held until the release is sent, so that a second call waits for the first.
-    let mut thread = INSTALLED_THREAD
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let Some(shared) = INSTALLED.get() else {
         return Ok(());
     };
+    if shared.forked() {
+        // The lease is the parent's; and the lock below may be held for good here, by a
+        // thread of the parent releasing it at the fork.
+        return release(shared, None);
+    }
+    // Held until the release is sent, so that a second call waits for the first. The install
+    // sets the lease while holding it, so the thread is set too.
+    let mut thread = INSTALLED_THREAD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     release(shared, thread.take())
 }
 

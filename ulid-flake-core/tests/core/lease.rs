@@ -3,7 +3,7 @@
 //! transition of the protocol has a scripted test beside the state machine, in
 //! `src/lease/driver/tests.rs`; the adapters test it against real databases.)
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -183,28 +183,15 @@ fn fork_probe() {
         .unwrap();
     let parent_before = ulid_flake_core::UlidFlake::generate().map(|id| id.scalability_id());
 
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    // SAFETY: the child generates (atomics), formats a short report, writes it to a pipe and
-    // leaves with _exit; it returns to no test harness code.
-    let pid = unsafe { libc::fork() };
-    assert!(pid >= 0, "fork failed");
-    if pid == 0 {
-        let report = format!(
-            "{:?} {} ",
+    let child = report_of_fork(|| {
+        format!(
+            "{:?} {}",
             ulid_flake_core::UlidFlake::generate(),
             ulid_flake_core::lease::installed_lease_status()
                 .unwrap()
                 .state
-        );
-        // SAFETY: `report` is valid for its length; the pipe holds it without blocking.
-        unsafe {
-            libc::write(fds[1], report.as_ptr().cast(), report.len());
-            libc::_exit(0);
-        }
-    }
-    let child = child_report(pid, fds);
+        )
+    });
     let parent_after = ulid_flake_core::UlidFlake::generate().map(|id| id.scalability_id());
     println!("REPORT parent {parent_before:?} {parent_after:?}; child {child}");
 }
@@ -220,6 +207,37 @@ fn a_forked_child_issues_nothing_under_the_parents_lease() {
         report,
         format!("parent Ok(4) Ok(4); child Err({refused:?}) forked (exit 0)")
     );
+}
+
+/// Not a test of its own: the child side of the test below (hence ignored). It acquires a
+/// lease, forks, installs it in the child, and reports what came of that.
+#[test]
+#[ignore = "run in a child process by a_forked_child_cannot_install_its_parents_lease"]
+fn install_in_a_child_probe() {
+    // The child's copy is consumed there; the parent's stays.
+    let mut lease = Some(
+        ScalabilityIdLease::acquire(LocalTable::default(), LeaseOptions::new("jobs").ids(4..=4))
+            .unwrap(),
+    );
+    let child = report_of_fork(|| {
+        format!(
+            "{:?} {:?}",
+            lease.take().unwrap().install_default().map_err(|error| error.to_string()),
+            ulid_flake_core::lease::installed_lease_status(),
+        )
+    });
+    let issued = lease.as_ref().unwrap().generator().try_generate().map(|id| id.scalability_id());
+    println!("REPORT parent {issued:?}; child {child}");
+}
+
+/// A child cannot make its parent's lease its default generator (which would refuse every
+/// ID): the install fails with `Forked`, and installs nothing.
+#[test]
+fn a_forked_child_cannot_install_its_parents_lease() {
+    let report =
+        report_of_child("lease::install_in_a_child_probe", "ULID_FLAKE_SCALABILITY_ID", None, &[]);
+    let forked = LeaseError::Forked.to_string();
+    assert_eq!(report, format!("parent Ok(4); child Err({forked:?}) None (exit 0)"));
 }
 
 /// Where [`ForkingTable`] forked: the child's pid in the parent, 0 in the child, -1 before.
@@ -271,6 +289,8 @@ impl LeaseStore for ForkingTable {
     }
 
     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        // SAFETY: pthread_self has no preconditions.
+        let _ = LEASE_THREAD.compare_exchange(0, unsafe { libc::pthread_self() }, Ordering::SeqCst, Ordering::SeqCst);
         let previous = self.case == "previous";
         fork_or_log(self.log, "renew", self.case == "renewal" || previous);
         Ok(!previous)
@@ -310,6 +330,28 @@ impl LeaseClock for ForkingSleep {
         fork_or_log(-1, "sleep", fork_case() == "sleep");
         std::thread::sleep(duration);
     }
+}
+
+/// Forks; the child runs `report` (atomics and short formatting, no lock), writes what it
+/// returns to a pipe and leaves with _exit. Returns, in the parent, what the child wrote and
+/// how it ended (see [`child_report`]).
+fn report_of_fork(report: impl FnOnce() -> String) -> String {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: the child runs `report`, writes to a pipe and leaves with _exit; it returns to
+    // no test harness code.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork failed");
+    if pid == 0 {
+        let report = report() + " ";
+        // SAFETY: `report` is valid for its length; the pipe holds it without blocking.
+        unsafe {
+            libc::write(fds[1], report.as_ptr().cast(), report.len());
+            libc::_exit(0);
+        }
+    }
+    child_report(pid, fds)
 }
 
 /// Everything the child wrote into the pipe, once it has ended, and how it ended: a child
@@ -428,6 +470,183 @@ fn a_child_forked_during_a_renewal_calls_the_table_no_more() {
     assert_eq!(
         fork_during_a_call("renewal"),
         "parent Ok(4) Held; child (exit 0)"
+    );
+}
+
+/// The lease's thread, as its first renewal found it (0 before).
+static LEASE_THREAD: AtomicU64 = AtomicU64::new(0);
+/// While set, a status read on the thread named `status reader` stops in its clock reading,
+/// with the status record locked, and sets [`STATUS_HELD`].
+static HOLD_STATUS: AtomicBool = AtomicBool::new(false);
+static STATUS_HELD: AtomicBool = AtomicBool::new(false);
+
+/// The system clock, whose reading holds a status read (see [`HOLD_STATUS`]).
+#[derive(Clone, Copy, Debug)]
+struct HoldingClock;
+
+impl Clock for HoldingClock {
+    fn unix_ms(&self) -> i64 {
+        if HOLD_STATUS.load(Ordering::SeqCst)
+            && std::thread::current().name() == Some("status reader")
+        {
+            STATUS_HELD.store(true, Ordering::SeqCst);
+            while HOLD_STATUS.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        SystemClock.unix_ms()
+    }
+}
+
+impl LeaseClock for HoldingClock {
+    fn monotonic(&self) -> Duration {
+        SystemClock.monotonic()
+    }
+}
+
+/// A fork from a signal handler: the child goes on with the code the signal interrupted.
+extern "C" fn fork_from_handler(_: libc::c_int) {
+    // SAFETY: glibc's fork runs the atfork handlers; the child goes on with the lease's code
+    // (its one thread is the lease's) and ends when that thread does.
+    let pid = unsafe { libc::fork() };
+    FORKED.store(pid, Ordering::SeqCst);
+}
+
+/// Not a test of its own: the child side of the test below (hence ignored). With a status read
+/// holding the record's lock on another thread, it forks the lease's thread from a signal
+/// handler (its wait between renewals, or its wait for that lock), and reports what the
+/// parent and the child did.
+#[test]
+#[ignore = "run in a child process by a_child_forked_on_the_lease_s_thread_while_another_holds_the_status_ends"]
+fn fork_while_the_status_is_read_probe() {
+    // SAFETY: a handler for a signal nothing else in this process sends; the struct is zeroed
+    // as sigaction(2) takes it, then filled.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = fork_from_handler as *const () as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        assert_eq!(libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut()), 0);
+    }
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let table = ForkingTable {
+        case: "status".to_owned(),
+        log: fds[1],
+        clock_readings: 0,
+    };
+    let timing = LeaseTiming {
+        renew_every: Duration::from_millis(50),
+        ..LeaseTiming::default()
+    };
+    let options = LeaseOptions::new("jobs")
+        .ids(4..=4)
+        .timing(timing)
+        .generator(Generator::builder().clock(HoldingClock));
+    let lease = ScalabilityIdLease::acquire(table, options).unwrap();
+    while LEASE_THREAD.load(Ordering::SeqCst) == 0 {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    HOLD_STATUS.store(true, Ordering::SeqCst);
+    std::thread::scope(|scope| {
+        let reader = std::thread::Builder::new()
+            .name("status reader".into())
+            .spawn_scoped(scope, || lease.status().state)
+            .unwrap();
+        while !STATUS_HELD.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let lease_thread = LEASE_THREAD.load(Ordering::SeqCst);
+        // SAFETY: the lease's thread runs until the lease is dropped, below.
+        let sent = unsafe { libc::pthread_kill(lease_thread, libc::SIGUSR2) };
+        assert_eq!(sent, 0);
+        while FORKED.load(Ordering::SeqCst) == -1 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        HOLD_STATUS.store(false, Ordering::SeqCst);
+        assert_eq!(reader.join().unwrap(), LeaseState::Held);
+    });
+    // Two renewals more in the parent: the parent's lease goes on.
+    std::thread::sleep(Duration::from_millis(120));
+    let issued = lease.generator().try_generate().map(|id| id.scalability_id());
+    let state = lease.status().state;
+    let child = child_report(FORKED.load(Ordering::SeqCst), fds);
+    println!("REPORT parent {issued:?} {state:?}; child {child}");
+}
+
+/// A child forked from a signal handler on the lease's thread, while another thread of the
+/// parent reads the status (and holds its record's lock, which the child's copy of the lock
+/// never gives back): the child's one thread ends at its next fork check, with no call of the
+/// table. Before the waits parked, it woke from its condition variable into that lock and hung
+/// there (killed after 2 s).
+#[test]
+fn a_child_forked_on_the_lease_s_thread_while_another_holds_the_status_ends() {
+    assert_eq!(
+        report_of_child(
+            "lease::fork_while_the_status_is_read_probe",
+            "ULID_FLAKE_SCALABILITY_ID",
+            None,
+            &[],
+        ),
+        "parent Ok(4) Held; child (exit 0)"
+    );
+}
+
+/// Not a test of its own: the child side of the test below (hence ignored). It installs a
+/// lease, forks while another thread releases it (and holds the installed lease's lock, for a
+/// release that takes a second), and reports what the child's release and ID came to.
+#[test]
+#[ignore = "run in a child process by a_child_forked_during_a_release_of_the_installed_lease_releases_nothing"]
+fn fork_during_a_release_probe() {
+    let table = LocalTable {
+        release_takes: Duration::from_secs(1),
+        ..LocalTable::default()
+    };
+    ScalabilityIdLease::acquire(table.clone(), LeaseOptions::new("jobs").ids(4..=4))
+        .unwrap()
+        .install_default()
+        .unwrap();
+    let releasing = std::thread::spawn(ulid_flake_core::lease::release_installed_lease);
+    while ulid_flake_core::lease::installed_lease_status().unwrap().state != LeaseState::Released
+        && table.released.lock().unwrap().is_empty()
+        && !releasing.is_finished()
+    {
+        // The release is under way once the generator stops.
+        if ulid_flake_core::UlidFlake::generate().is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let child = report_of_fork(|| {
+        format!(
+            "{:?} {:?}",
+            ulid_flake_core::lease::release_installed_lease().map_err(|error| error.to_string()),
+            ulid_flake_core::UlidFlake::generate().map(|id| id.scalability_id()),
+        )
+    });
+    let parent = releasing.join().unwrap().map_err(|error| error.to_string());
+    let released = table.released.lock().unwrap().clone();
+    println!("REPORT parent {parent:?} {released:?}; child {child}");
+}
+
+/// A child forked while another thread of its parent releases the installed lease (holding
+/// the lock a second release waits on) releases nothing, at once: the lease is the parent's,
+/// which releases it once. Before the fork check came first, the child's release waited on
+/// that lock for good (killed after 2 s).
+#[test]
+fn a_child_forked_during_a_release_of_the_installed_lease_releases_nothing() {
+    let refused = Error::LeaseNotValid {
+        scalability_id: 4,
+        valid_until_unix_ms: None,
+    };
+    assert_eq!(
+        report_of_child(
+            "lease::fork_during_a_release_probe",
+            "ULID_FLAKE_SCALABILITY_ID",
+            None,
+            &[],
+        ),
+        format!("parent Ok(()) [4]; child Ok(()) Err({refused:?}) (exit 0)")
     );
 }
 

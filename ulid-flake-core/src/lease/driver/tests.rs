@@ -1263,3 +1263,126 @@ fn a_call_stalled_before_its_clock_read_across_a_release_is_refused() {
         })
     );
 }
+
+/// A scripted clock that, once armed, forks the process in its next monotonic reading; the
+/// child then makes an ID with the lease's generator at once, which sees the fork and closes
+/// its gate for good.
+#[derive(Clone)]
+struct ForkingClock {
+    scripted: ScriptedClock,
+    armed: Arc<AtomicBool>,
+    /// The lease's state, for the child's ID.
+    shared: Arc<OnceLock<Arc<Shared<ForkingClock>>>>,
+    /// The fork's result: the child's pid in the parent, 0 in the child, -1 before.
+    forked: Arc<core::sync::atomic::AtomicI32>,
+}
+
+impl Clock for ForkingClock {
+    fn unix_ms(&self) -> i64 {
+        self.scripted.unix_ms()
+    }
+}
+
+impl LeaseClock for ForkingClock {
+    fn monotonic(&self) -> Duration {
+        if self.armed.swap(false, Ordering::SeqCst) {
+            // SAFETY: the child makes IDs (atomics) and leaves with _exit in the test.
+            let pid = unsafe { libc::fork() };
+            assert!(pid >= 0, "fork failed");
+            self.forked.store(pid, Ordering::SeqCst);
+            if pid == 0 {
+                let _ = self.shared.get().unwrap().generator.try_generate();
+            }
+        }
+        self.scripted.monotonic()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        self.scripted.sleep(duration);
+    }
+}
+
+/// The scripted table, arming the clock's fork once its clock reading is answered: the fork
+/// lands in the reading of the clocks after it, past the call's fork checks and before the
+/// confirmation opens the gate.
+struct ArmingTable {
+    table: Table,
+    armed: Arc<AtomicBool>,
+}
+
+impl LeaseStore for ArmingTable {
+    type Error = std::io::Error;
+
+    fn take(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        self.table.take(request)
+    }
+
+    fn renew(&mut self, request: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        self.table.renew(request)
+    }
+
+    fn release(&mut self, request: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        self.table.release(request)
+    }
+
+    fn database_time(&mut self, timeout: Duration) -> Result<i64, Self::Error> {
+        let now = self.table.database_time(timeout);
+        self.armed.store(true, Ordering::SeqCst);
+        now
+    }
+}
+
+/// A child forked after the acquisition's last call and before its confirmation, whose
+/// generator had seen the fork already (an ID made in the child in between), issues nothing:
+/// the confirmation opens the gate, sees the fork, and closes it again. Without that, the
+/// child's generator issued IDs under the parent's id.
+#[test]
+fn a_confirmation_in_a_forked_child_closes_the_gate_it_opened() {
+    crate::generator::fork::watch();
+    let clock = ForkingClock {
+        scripted: ScriptedClock::default(),
+        armed: Arc::new(AtomicBool::new(false)),
+        shared: Arc::default(),
+        forked: Arc::new(core::sync::atomic::AtomicI32::new(-1)),
+    };
+    let table = Table::new(&clock.scripted);
+    let generator = Generator::builder()
+        .clock(clock.clone())
+        .build_leased(5)
+        .unwrap();
+    let shared = Arc::new(Shared::new(
+        generator,
+        "test".into(),
+        5..=5,
+        timing(),
+        crate::generator::fork_count(),
+    ));
+    let _ = clock.shared.set(Arc::clone(&shared));
+    let store = ArmingTable {
+        table: table.clone(),
+        armed: Arc::clone(&clock.armed),
+    };
+    let mut driver = Driver::new(store, shared);
+
+    driver.step();
+    let refused = Err(crate::error::Error::LeaseNotValid {
+        scalability_id: 5,
+        valid_until_unix_ms: None,
+    });
+    let generated = driver.shared.generator.try_generate();
+    if clock.forked.load(Ordering::SeqCst) == 0 {
+        // SAFETY: leaves the child at once, with no test harness code run.
+        unsafe { libc::_exit(i32::from(generated != refused)) };
+    }
+    let mut status = 0;
+    // SAFETY: the pid is this process's child; `status` is writable.
+    let pid = unsafe { libc::waitpid(clock.forked.load(Ordering::SeqCst), &mut status, 0) };
+    assert!(pid > 0);
+    assert!(libc::WIFEXITED(status), "{status}");
+    assert_eq!(
+        libc::WEXITSTATUS(status),
+        0,
+        "the child's ID was not refused"
+    );
+    assert_eq!(generated.map(|id| id.scalability_id()), Ok(5));
+}
