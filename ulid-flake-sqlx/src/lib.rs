@@ -121,13 +121,13 @@
 //! }
 //!
 //! let ada = MacroUser { id: Id::generate()?, name: "Ada".into(), invited_by: None };
-//! // Parameters: `as _` lets the macro accept the ID types for the BIGINT columns, without
-//! // a check (`as Id<MacroUser>` would refuse another entity's ID).
+//! // Parameters: each ID cast to its own type, which rustc checks (another entity's ID is
+//! // refused; `as _` would bind any).
 //! sqlx::query!(
 //!     "INSERT INTO macro_users (id, name, invited_by) VALUES ($1, $2, $3)",
-//!     ada.id as _,
+//!     ada.id as Id<MacroUser>,
 //!     ada.name,
-//!     ada.invited_by as _,
+//!     ada.invited_by as Option<Id<MacroUser>>,
 //! )
 //! .execute(&pool)
 //! .await?;
@@ -139,6 +139,36 @@
 //!            FROM macro_users WHERE id = $1 OR id = $2 ORDER BY id"#,
 //!     ada.id as Id<MacroUser>,
 //!     ada.id as Id<MacroUser>,
+//! )
+//! .fetch_all(&pool)
+//! .await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Where a parameter is cast to its type, rustc refuses another entity's ID (`E0605`, a
+//! non-primitive cast from `Id<Post>` to `Id<MacroUser>`; this snippet is compiled to see it
+//! fail):
+//!
+#![cfg_attr(feature = "postgres", doc = "```compile_fail,E0605")]
+#![cfg_attr(not(feature = "postgres"), doc = "```ignore")]
+//! # async fn example(pool: sqlx::PgPool) -> Result<(), Box<dyn std::error::Error>> {
+//! # use ulid_flake_sqlx::Id;
+//! # #[derive(Debug, PartialEq)]
+//! # struct MacroUser {
+//! #     id: Id<MacroUser>,
+//! #     name: String,
+//! #     invited_by: Option<Id<MacroUser>>,
+//! # }
+//! struct Post;
+//!
+//! let post: Id<Post> = Id::generate()?;
+//! let read = sqlx::query_as!(
+//!     MacroUser,
+//!     r#"SELECT id AS "id: Id<MacroUser>", name, invited_by AS "invited_by: Id<MacroUser>"
+//!            FROM macro_users WHERE id = $1 OR id = $2 ORDER BY id"#,
+//!     post as Id<MacroUser>,
+//!     post as Id<MacroUser>,
 //! )
 //! .fetch_all(&pool)
 //! .await?;
@@ -162,9 +192,9 @@
 //! # let ada = MacroUser { id: Id::generate()?, name: "Ada".into(), invited_by: None };
 //! sqlx::query!(
 //!     "INSERT INTO macro_users (id, name, invited_by) VALUES (?, ?, ?)",
-//!     ada.id as _,
+//!     ada.id as Id<MacroUser>,
 //!     ada.name,
-//!     ada.invited_by as _,
+//!     ada.invited_by as Option<Id<MacroUser>>,
 //! )
 //! .execute(&pool)
 //! .await?;
@@ -183,10 +213,10 @@
 //! ```
 //!
 //! On **SQLite** a `BIGINT PRIMARY KEY` may hold `NULL`: SQLite lets any primary key but an
-//! `INTEGER` one hold it, and reading one is sqlx's "unexpected null", so declare a new
-//! table's key `NOT NULL` too. For the macros, such a plain `BIGINT PRIMARY KEY` may be `NULL`,
-//! so the key needs `!` (`"id!: Id<Post>"`) to be read as non-null; without it, `query_as!`
-//! fails to compile because the column is an `Option` (run by `examples/sqlx-sqlite`):
+//! `INTEGER` one hold it, and reading one is sqlx's "unexpected null", so declare a table's
+//! key `BIGINT NOT NULL PRIMARY KEY`, as the example does; the macros then read it as
+//! non-null. (A key declared without `NOT NULL` reads as an `Option`: `query_as!` then needs
+//! `"id!: Id<Post>"` to read it into an `Id<Post>`.) Run by `examples/sqlx-sqlite`:
 //!
 //! ```no_run
 //! # #[cfg(feature = "sqlite")]
@@ -209,7 +239,7 @@
 //! # let ada = User { id: Id::generate()?, name: "Ada".into() };
 //! let posts = sqlx::query_as!(
 //!     Post,
-//!     r#"SELECT id AS "id!: Id<Post>", author AS "author: Id<User>", title
+//!     r#"SELECT id AS "id: Id<Post>", author AS "author: Id<User>", title
 //!            FROM posts WHERE author = ? ORDER BY id"#,
 //!     ada.id as Id<User>,
 //! )

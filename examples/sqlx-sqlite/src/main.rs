@@ -62,7 +62,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `Id<Post>` where the foreign key is compared (with `as _`, any ID binds to a BIGINT).
     let posts = sqlx::query_as!(
         Post,
-        r#"SELECT id AS "id!: Id<Post>", author AS "author: Id<User>", title
+        r#"SELECT id AS "id: Id<Post>", author AS "author: Id<User>", title
            FROM posts WHERE author = ? ORDER BY id"#,
         ada.id as Id<User>,
     )

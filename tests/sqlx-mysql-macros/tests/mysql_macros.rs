@@ -16,7 +16,7 @@ const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS macro_users \
     (id BIGINT PRIMARY KEY, name TEXT NOT NULL, invited_by BIGINT NULL)";
 
 #[tokio::test]
-async fn ids_bound_with_as_underscore_read_back_through_type_overrides() {
+async fn ids_bound_with_their_types_read_back_through_type_overrides() {
     let url = std::env::var("ULID_FLAKE_TEST_MYSQL_URL")
         .expect("ULID_FLAKE_TEST_MYSQL_URL is not set: run through scripts/test.sh");
     let pool = sqlx::MySqlPool::connect(&url)
@@ -36,9 +36,9 @@ async fn ids_bound_with_as_underscore_read_back_through_type_overrides() {
     for user in [&ada, &bob] {
         sqlx::query!(
             "INSERT INTO macro_users (id, name, invited_by) VALUES (?, ?, ?)",
-            user.id as _,
+            user.id as Id<MacroUser>,
             user.name,
-            user.invited_by as _,
+            user.invited_by as Option<Id<MacroUser>>,
         )
         .execute(&pool)
         .await

@@ -49,13 +49,12 @@ async fn insert_ada_and_bob(pool: &sqlx::PgPool) -> [MacroUser; 2] {
         invited_by: Some(ada.id),
     };
     for user in [&ada, &bob] {
-        // Parameters: `as _` lets the macro accept the ID types for the BIGINT columns, without
-        // a check.
+        // Parameters: each ID cast to its own type, which rustc checks.
         sqlx::query!(
             "INSERT INTO macro_users (id, name, invited_by) VALUES ($1, $2, $3)",
-            user.id as _,
+            user.id as Id<MacroUser>,
             user.name,
-            user.invited_by as _,
+            user.invited_by as Option<Id<MacroUser>>,
         )
         .execute(pool)
         .await
@@ -65,7 +64,7 @@ async fn insert_ada_and_bob(pool: &sqlx::PgPool) -> [MacroUser; 2] {
 }
 
 #[tokio::test]
-async fn ids_bound_with_as_underscore_read_back_through_type_overrides() {
+async fn ids_bound_with_their_types_read_back_through_type_overrides() {
     let pool = pool_with_table().await;
     let [ada, bob] = insert_ada_and_bob(&pool).await;
     // Columns: the override names the ID type; nullability is still inferred.
@@ -86,9 +85,12 @@ async fn ids_bound_with_as_underscore_read_back_through_type_overrides() {
 async fn without_an_override_an_id_column_reads_as_i64() {
     let pool = pool_with_table().await;
     let [_, bob] = insert_ada_and_bob(&pool).await;
-    let raw: i64 = sqlx::query_scalar!("SELECT id FROM macro_users WHERE id = $1", bob.id as _)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let raw: i64 = sqlx::query_scalar!(
+        "SELECT id FROM macro_users WHERE id = $1",
+        bob.id as Id<MacroUser>
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
     assert_eq!(raw, bob.id.to_i64());
 }
