@@ -18,6 +18,18 @@ use super::{
 };
 use crate::generator::{Clock, Generator, RandomSource, ThreadRandom};
 
+/// A `tracing` event of the lease's, unless this is a forked child: a subscriber may write
+/// under a lock (stderr's, as `tracing-subscriber`'s `fmt` does) that a thread of the parent
+/// held at the fork, and the child would wait for it for good.
+macro_rules! lease_event {
+    ($shared:expr, $level:ident, $($field:tt)*) => {
+        #[cfg(feature = "tracing01")]
+        if !$shared.forked() {
+            tracing::$level!(target: "ulid_flake::lease", namespace = %$shared.namespace, $($field)*);
+        }
+    };
+}
+
 /// What the lease's thread and its handle share.
 pub(crate) struct Shared<C> {
     pub(crate) generator: Generator<C>,
@@ -130,9 +142,12 @@ impl<C: LeaseClock> Shared<C> {
 
     /// The record, locked by trying: a blocking lock would never return in a child forked
     /// (from a signal handler) while another thread of the parent held it, where the fork
-    /// check between tries gives a scratch record instead. Each holder keeps it for a few
-    /// field copies, so a try that fails is soon followed by one that succeeds.
+    /// check between tries gives a scratch record instead. Holders copy fields under it, and
+    /// read no clock and emit no event there, so a try that fails is soon followed by one
+    /// that succeeds; the tries back off from yielding to sleeps of up to a millisecond, so
+    /// that a holder kept longer (a thread descheduled) costs the waiter little CPU.
     fn record(&self) -> RecordGuard<'_> {
+        let mut tries = 0_u32;
         loop {
             match self.record.try_lock() {
                 Ok(record) => return RecordGuard::Locked(record),
@@ -142,8 +157,16 @@ impl<C: LeaseClock> Shared<C> {
                 Err(TryLockError::WouldBlock) if self.forked() => {
                     return RecordGuard::Scratch(Record::default());
                 }
-                Err(TryLockError::WouldBlock) => std::thread::yield_now(),
+                Err(TryLockError::WouldBlock) if tries < YIELDS_BEFORE_SLEEPING => {
+                    std::thread::yield_now();
+                }
+                Err(TryLockError::WouldBlock) => {
+                    // 2 µs, doubling to 1,024 µs.
+                    let doublings = (tries - YIELDS_BEFORE_SLEEPING).min(9);
+                    std::thread::sleep(Duration::from_micros(2 << doublings));
+                }
             }
+            tries = tries.saturating_add(1);
         }
     }
 
@@ -165,18 +188,18 @@ impl<C: LeaseClock> Shared<C> {
                 losses: 0,
             };
         }
-        let record = self.record();
+        // The clocks first: the record's lock covers copies only (see `Shared::record`).
         let gate = self.generator.lease_gate();
         let (deadline, _) = gate.state();
         let now = gate.now().unwrap_or(u64::MAX);
+        let monotonic = self.generator.clock().monotonic();
+        let record = self.record();
         let state = match record.state {
             // The deadline passed while the thread waits on the database: the generator has
             // stopped already, whatever the thread last wrote.
             Some(LeaseState::Held | LeaseState::Confirming) if now >= deadline => LeaseState::Lost,
             Some(LeaseState::Skewed)
-                if record
-                    .skewed_until
-                    .is_none_or(|until| self.generator.clock().monotonic() >= until) =>
+                if record.skewed_until.is_none_or(|until| monotonic >= until) =>
             {
                 LeaseState::Lost
             }
@@ -217,15 +240,14 @@ impl<C: LeaseClock> Shared<C> {
         if self.forked() {
             return;
         }
-        let until = Instant::now() + self.timing.request_timeout;
+        let until = Instant::now().checked_add(self.timing.request_timeout);
         let _ = self.finish_waiter.set(std::thread::current());
         // Between this thread's store of itself and its load of the flag, as `finish` between
         // its store of the flag and its load of the waiter: one of the two sees the other's.
         fence(Ordering::SeqCst);
         while !self.finished.load(Ordering::Acquire) {
-            match until.checked_duration_since(Instant::now()) {
-                Some(left) if !left.is_zero() => std::thread::park_timeout(left),
-                _ => return,
+            if !park_until(until) {
+                return;
             }
         }
     }
@@ -246,19 +268,32 @@ impl<C: LeaseClock> Shared<C> {
     /// A child forked (from a signal handler) during the wait leaves it at the first wake:
     /// there is no one to stop it.
     fn wait(&self, duration: Duration) -> bool {
-        let until = Instant::now() + duration;
+        let until = Instant::now().checked_add(duration);
         loop {
             if self.stopping.load(Ordering::Acquire) {
                 return true;
             }
-            match until.checked_duration_since(Instant::now()) {
-                Some(left) if !left.is_zero() && !self.forked() => {
-                    std::thread::park_timeout(left);
-                }
-                _ => return false,
+            if self.forked() || !park_until(until) {
+                return false;
             }
         }
     }
+}
+
+/// How many failed tries of the status record's lock yield before they sleep.
+const YIELDS_BEFORE_SLEEPING: u32 = 16;
+
+/// Parks this thread until `until` or an unpark, and says whether `until` was still ahead;
+/// `None` is a moment past what an `Instant` holds (a duration near `Duration::MAX`).
+fn park_until(until: Option<Instant>) -> bool {
+    match until {
+        None => std::thread::park(),
+        Some(until) => match until.checked_duration_since(Instant::now()) {
+            Some(left) if !left.is_zero() => std::thread::park_timeout(left),
+            _ => return false,
+        },
+    }
+    true
 }
 
 /// How many times a release is sent before its error is reported.
@@ -541,7 +576,8 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         record.state = Some(LeaseState::Released);
         record.valid_until_unix_ms = None;
         record.release_error = release_error;
-        crate::macros::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, "scalability-id lease released");
+        drop(record);
+        lease_event!(self.shared, info, "scalability-id lease released");
     }
 
     /// One round: renew the lease held, or try to acquire one. Returns how it ended and how
@@ -611,7 +647,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// A renewal (or the clock reading after it) failed: the deadline stands, and the next
     /// attempt comes after the backoff, never after the deadline.
     fn renewal_failed(&mut self, held: Held, error: S::Error) -> (Outcome, Duration) {
-        crate::macros::event!("ulid_flake::lease", warn, namespace = %self.shared.namespace, scalability_id = held.scalability_id, %error, "scalability-id lease renewal failed");
+        lease_event!(self.shared, warn, scalability_id = held.scalability_id, %error, "scalability-id lease renewal failed");
         let state = match self.shared.record().state {
             Some(LeaseState::Skewed) => LeaseState::Skewed,
             _ => LeaseState::Confirming,
@@ -751,14 +787,21 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             deadline,
         });
         let mut record = self.shared.record();
-        if record.state == Some(LeaseState::Skewed) {
-            crate::macros::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, scalability_id, "wall clock agrees with the database's again: issuing IDs");
-        }
+        let was_skewed = record.state == Some(LeaseState::Skewed);
         record.state = Some(LeaseState::Held);
         record.skewed_until = None;
         record.scalability_id = Some(scalability_id);
         record.valid_until_unix_ms =
             Some((self.shared.generator.epoch().unix_ms() + gate_deadline) as i64);
+        drop(record);
+        if was_skewed {
+            lease_event!(
+                self.shared,
+                info,
+                scalability_id,
+                "wall clock agrees with the database's again: issuing IDs"
+            );
+        }
         true
     }
 
@@ -885,7 +928,14 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         record.valid_until_unix_ms = None;
         record.last_error = Some(error.to_string());
         drop(record);
-        crate::macros::event!("ulid_flake::lease", error, namespace = %self.shared.namespace, scalability_id, skew_ms, bound_ms, "wall clock too far from the database's: no IDs until they agree");
+        lease_event!(
+            self.shared,
+            error,
+            scalability_id,
+            skew_ms,
+            bound_ms,
+            "wall clock too far from the database's: no IDs until they agree"
+        );
         (Outcome::Held, self.shared.timing.renew_every)
     }
 
@@ -899,7 +949,7 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
              compare this machine's wall clock with it within ±{bound:?}: the {call} extends \
              nothing"
         );
-        crate::macros::event!("ulid_flake::lease", warn, namespace = %self.shared.namespace, %message, "scalability-id lease not extended");
+        lease_event!(self.shared, warn, %message, "scalability-id lease not extended");
         let mut record = self.shared.record();
         if record.state == Some(LeaseState::Held) {
             record.state = Some(LeaseState::Confirming);
@@ -950,7 +1000,16 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         if record.state == Some(LeaseState::Held) {
             record.last_error = None;
         }
-        crate::macros::event!("ulid_flake::lease", info, namespace = %self.shared.namespace, scalability_id, acquisitions = record.acquisitions, "scalability-id lease acquired");
+        #[cfg(feature = "tracing01")]
+        let acquisitions = record.acquisitions;
+        drop(record);
+        lease_event!(
+            self.shared,
+            info,
+            scalability_id,
+            acquisitions,
+            "scalability-id lease acquired"
+        );
     }
 
     fn lose(&mut self, held: Held, reason: &str) {
@@ -961,13 +1020,21 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
         record.state = Some(LeaseState::Lost);
         record.losses += 1;
         record.last_error = Some(reason.into());
-        crate::macros::event!("ulid_flake::lease", error, namespace = %self.shared.namespace, scalability_id = held.scalability_id, reason, "scalability-id lease lost: no IDs until it is acquired again");
+        drop(record);
+        lease_event!(
+            self.shared,
+            error,
+            scalability_id = held.scalability_id,
+            reason,
+            "scalability-id lease lost: no IDs until it is acquired again"
+        );
     }
 
     fn fail(&mut self, error: S::Error, state: Option<LeaseState>) {
         self.failures += 1;
+        let message = error.to_string();
         let mut record = self.shared.record();
-        record.last_error = Some(error.to_string());
+        record.last_error = Some(message);
         if state.is_some() {
             record.state = state;
         }

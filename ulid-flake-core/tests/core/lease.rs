@@ -3,7 +3,7 @@
 //! transition of the protocol has a scripted test beside the state machine, in
 //! `src/lease/driver/tests.rs`; the adapters test it against real databases.)
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -172,6 +172,20 @@ fn a_drop_waits_for_a_stalled_release_no_longer_than_the_request_timeout() {
     assert!(table.released.lock().unwrap().is_empty());
 }
 
+/// A request timeout past what an `Instant` holds (`Duration::MAX`) bounds the drop's wait
+/// for the release by nothing, and overflows nowhere: the drop waits for the release.
+#[test]
+fn a_request_timeout_of_duration_max_bounds_nothing_and_panics_nowhere() {
+    let table = LocalTable::default();
+    let timing = LeaseTiming {
+        request_timeout: Duration::MAX,
+        ..LeaseTiming::default()
+    };
+    let options = LeaseOptions::new("jobs").ids(4..=4).timing(timing);
+    drop(ScalabilityIdLease::acquire(table.clone(), options).unwrap());
+    assert_eq!(*table.released.lock().unwrap(), [4]);
+}
+
 /// Not a test of its own: the child side of the test below (hence ignored). It installs a
 /// lease as the default generator, forks, and reports what the grandchild could generate.
 #[test]
@@ -289,8 +303,6 @@ impl LeaseStore for ForkingTable {
     }
 
     fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
-        // SAFETY: pthread_self has no preconditions.
-        let _ = LEASE_THREAD.compare_exchange(0, unsafe { libc::pthread_self() }, Ordering::SeqCst, Ordering::SeqCst);
         let previous = self.case == "previous";
         fork_or_log(self.log, "renew", self.case == "renewal" || previous);
         Ok(!previous)
@@ -469,125 +481,6 @@ fn a_child_forked_during_a_renewal_calls_the_table_no_more() {
     // The child's one thread, the lease's, ends without a call: no renewal, no release.
     assert_eq!(
         fork_during_a_call("renewal"),
-        "parent Ok(4) Held; child (exit 0)"
-    );
-}
-
-/// The lease's thread, as its first renewal found it (0 before).
-static LEASE_THREAD: AtomicU64 = AtomicU64::new(0);
-/// While set, a status read on the thread named `status reader` stops in its clock reading,
-/// with the status record locked, and sets [`STATUS_HELD`].
-static HOLD_STATUS: AtomicBool = AtomicBool::new(false);
-static STATUS_HELD: AtomicBool = AtomicBool::new(false);
-
-/// The system clock, whose reading holds a status read (see [`HOLD_STATUS`]).
-#[derive(Clone, Copy, Debug)]
-struct HoldingClock;
-
-impl Clock for HoldingClock {
-    fn unix_ms(&self) -> i64 {
-        if HOLD_STATUS.load(Ordering::SeqCst)
-            && std::thread::current().name() == Some("status reader")
-        {
-            STATUS_HELD.store(true, Ordering::SeqCst);
-            while HOLD_STATUS.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
-        SystemClock.unix_ms()
-    }
-}
-
-impl LeaseClock for HoldingClock {
-    fn monotonic(&self) -> Duration {
-        SystemClock.monotonic()
-    }
-}
-
-/// A fork from a signal handler: the child goes on with the code the signal interrupted.
-extern "C" fn fork_from_handler(_: libc::c_int) {
-    // SAFETY: glibc's fork runs the atfork handlers; the child goes on with the lease's code
-    // (its one thread is the lease's) and ends when that thread does.
-    let pid = unsafe { libc::fork() };
-    FORKED.store(pid, Ordering::SeqCst);
-}
-
-/// Not a test of its own: the child side of the test below (hence ignored). With a status read
-/// holding the record's lock on another thread, it forks the lease's thread from a signal
-/// handler (its wait between renewals, or its wait for that lock), and reports what the
-/// parent and the child did.
-#[test]
-#[ignore = "run in a child process by a_child_forked_on_the_lease_s_thread_while_another_holds_the_status_ends"]
-fn fork_while_the_status_is_read_probe() {
-    // SAFETY: a handler for a signal nothing else in this process sends; the struct is zeroed
-    // as sigaction(2) takes it, then filled.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = fork_from_handler as *const () as libc::sighandler_t;
-        action.sa_flags = libc::SA_RESTART;
-        assert_eq!(libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut()), 0);
-    }
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    let table = ForkingTable {
-        case: "status".to_owned(),
-        log: fds[1],
-        clock_readings: 0,
-    };
-    let timing = LeaseTiming {
-        renew_every: Duration::from_millis(50),
-        ..LeaseTiming::default()
-    };
-    let options = LeaseOptions::new("jobs")
-        .ids(4..=4)
-        .timing(timing)
-        .generator(Generator::builder().clock(HoldingClock));
-    let lease = ScalabilityIdLease::acquire(table, options).unwrap();
-    while LEASE_THREAD.load(Ordering::SeqCst) == 0 {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    HOLD_STATUS.store(true, Ordering::SeqCst);
-    std::thread::scope(|scope| {
-        let reader = std::thread::Builder::new()
-            .name("status reader".into())
-            .spawn_scoped(scope, || lease.status().state)
-            .unwrap();
-        while !STATUS_HELD.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        let lease_thread = LEASE_THREAD.load(Ordering::SeqCst);
-        // SAFETY: the lease's thread runs until the lease is dropped, below.
-        let sent = unsafe { libc::pthread_kill(lease_thread, libc::SIGUSR2) };
-        assert_eq!(sent, 0);
-        while FORKED.load(Ordering::SeqCst) == -1 {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        HOLD_STATUS.store(false, Ordering::SeqCst);
-        assert_eq!(reader.join().unwrap(), LeaseState::Held);
-    });
-    // Two renewals more in the parent: the parent's lease goes on.
-    std::thread::sleep(Duration::from_millis(120));
-    let issued = lease.generator().try_generate().map(|id| id.scalability_id());
-    let state = lease.status().state;
-    let child = child_report(FORKED.load(Ordering::SeqCst), fds);
-    println!("REPORT parent {issued:?} {state:?}; child {child}");
-}
-
-/// A child forked from a signal handler on the lease's thread, while another thread of the
-/// parent reads the status (and holds its record's lock, which the child's copy of the lock
-/// never gives back): the child's one thread ends at its next fork check, with no call of the
-/// table. Before the waits parked, it woke from its condition variable into that lock and hung
-/// there (killed after 2 s).
-#[test]
-fn a_child_forked_on_the_lease_s_thread_while_another_holds_the_status_ends() {
-    assert_eq!(
-        report_of_child(
-            "lease::fork_while_the_status_is_read_probe",
-            "ULID_FLAKE_SCALABILITY_ID",
-            None,
-            &[],
-        ),
         "parent Ok(4) Held; child (exit 0)"
     );
 }

@@ -1302,12 +1302,13 @@ impl LeaseClock for ForkingClock {
     }
 }
 
-/// The scripted table, arming the clock's fork once its clock reading is answered: the fork
-/// lands in the reading of the clocks after it, past the call's fork checks and before the
-/// confirmation opens the gate.
+/// The scripted table, arming the clock's fork when its clock reading is answered, if told to
+/// (`arm_next`): the fork lands in the reading of the clocks after it, past the call's fork
+/// checks and before the confirmation opens the gate.
 struct ArmingTable {
     table: Table,
     armed: Arc<AtomicBool>,
+    arm_next: Arc<AtomicBool>,
 }
 
 impl LeaseStore for ArmingTable {
@@ -1327,17 +1328,19 @@ impl LeaseStore for ArmingTable {
 
     fn database_time(&mut self, timeout: Duration) -> Result<i64, Self::Error> {
         let now = self.table.database_time(timeout);
-        self.armed.store(true, Ordering::SeqCst);
+        if self.arm_next.swap(false, Ordering::SeqCst) {
+            self.armed.store(true, Ordering::SeqCst);
+        }
         now
     }
 }
 
-/// A child forked after the acquisition's last call and before its confirmation, whose
-/// generator had seen the fork already (an ID made in the child in between), issues nothing:
-/// the confirmation opens the gate, sees the fork, and closes it again. Without that, the
-/// child's generator issued IDs under the parent's id.
-#[test]
-fn a_confirmation_in_a_forked_child_closes_the_gate_it_opened() {
+/// A driver of id 5 on a [`ForkingClock`] and an [`ArmingTable`], and the table's `arm_next`.
+fn forking_driver() -> (
+    ForkingClock,
+    Arc<AtomicBool>,
+    Driver<ArmingTable, ForkingClock>,
+) {
     crate::generator::fork::watch();
     let clock = ForkingClock {
         scripted: ScriptedClock::default(),
@@ -1345,7 +1348,6 @@ fn a_confirmation_in_a_forked_child_closes_the_gate_it_opened() {
         shared: Arc::default(),
         forked: Arc::new(core::sync::atomic::AtomicI32::new(-1)),
     };
-    let table = Table::new(&clock.scripted);
     let generator = Generator::builder()
         .clock(clock.clone())
         .build_leased(5)
@@ -1358,12 +1360,194 @@ fn a_confirmation_in_a_forked_child_closes_the_gate_it_opened() {
         crate::generator::fork_count(),
     ));
     let _ = clock.shared.set(Arc::clone(&shared));
+    let arm_next = Arc::new(AtomicBool::new(false));
     let store = ArmingTable {
-        table: table.clone(),
+        table: Table::new(&clock.scripted),
         armed: Arc::clone(&clock.armed),
+        arm_next: Arc::clone(&arm_next),
     };
-    let mut driver = Driver::new(store, shared);
+    (clock, arm_next, Driver::new(store, shared))
+}
 
+/// How the child `pid` ended: `exit N`, or `hung` (killed after 2 s).
+fn end_of_child(pid: i32) -> String {
+    let started = Instant::now();
+    let mut status = 0;
+    // SAFETY: `pid` is this process's child; `status` is writable.
+    unsafe {
+        while libc::waitpid(pid, &mut status, libc::WNOHANG) == 0 {
+            if started.elapsed() > Duration::from_secs(2) {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, &mut status, 0);
+                return "hung".into();
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    if libc::WIFEXITED(status) {
+        format!("exit {}", libc::WEXITSTATUS(status))
+    } else {
+        format!("status {status}")
+    }
+}
+
+/// Steps a held lease through a renewal whose clock reading forks (see [`ArmingTable`]), by
+/// `step` (the step itself, or it under a `tracing` subscriber), while another thread runs
+/// `hold`, which keeps what it locks until the fork (`until_forked`). The child goes on with
+/// the step, in which its confirmation sees the fork and the lease is lost, and leaves with
+/// _exit(0) once the step returns. Returns how the child ended.
+fn child_of_a_renewal_forked_while(
+    hold: impl FnOnce(&Shared<ForkingClock>, &dyn Fn()) + Send,
+    step: impl FnOnce(&mut Driver<ArmingTable, ForkingClock>),
+) -> String {
+    let (clock, arm_next, mut driver) = forking_driver();
+    assert_eq!(driver.step().0, Outcome::Held);
+    let shared = Arc::clone(&driver.shared);
+    let holding = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            hold(&shared, &|| {
+                holding.store(true, Ordering::SeqCst);
+                while clock.forked.load(Ordering::SeqCst) == -1 {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
+        });
+        while !holding.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        arm_next.store(true, Ordering::SeqCst);
+        step(&mut driver);
+        if clock.forked.load(Ordering::SeqCst) == 0 {
+            // SAFETY: leaves the child at once, with no test harness code run.
+            unsafe { libc::_exit(0) };
+        }
+    });
+    end_of_child(clock.forked.load(Ordering::SeqCst))
+}
+
+/// A child forked in a renewal while another thread of the parent held the status record's
+/// lock (which the child's copy never gives back) writes its loss to a scratch record and
+/// goes on: with a blocking lock, it waited for that lock for good.
+#[test]
+fn a_child_forked_in_a_renewal_while_another_holds_the_record_goes_on() {
+    let ended = child_of_a_renewal_forked_while(
+        |shared, until_forked| {
+            let _record = shared.record.lock().unwrap();
+            until_forked();
+        },
+        |driver| {
+            driver.step();
+        },
+    );
+    assert_eq!(ended, "exit 0");
+}
+
+/// A subscriber that writes each event under stderr's lock, as `tracing-subscriber`'s `fmt`
+/// does.
+struct LockingSubscriber;
+
+impl tracing::Subscriber for LockingSubscriber {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+
+    fn event(&self, event: &tracing::Event<'_>) {
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), "{}", event.metadata().name());
+    }
+
+    fn enter(&self, _: &tracing::span::Id) {}
+
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// A child forked in a renewal while another thread of the parent held stderr's lock, under
+/// a subscriber that writes under it, emits no event (its loss's): it would wait for that lock
+/// for good.
+#[test]
+fn a_child_forked_in_a_renewal_emits_no_event() {
+    let ended = child_of_a_renewal_forked_while(
+        |_, until_forked| {
+            let _stderr = std::io::stderr().lock();
+            until_forked();
+        },
+        |driver| {
+            tracing::subscriber::with_default(LockingSubscriber, || driver.step());
+        },
+    );
+    assert_eq!(ended, "exit 0");
+}
+
+/// The pid of the child [`fork_from_a_signal_handler`] forked, in the parent (-1 before).
+static SIGNAL_FORKED: core::sync::atomic::AtomicI32 = core::sync::atomic::AtomicI32::new(-1);
+
+extern "C" fn fork_from_a_signal_handler(_: libc::c_int) {
+    // SAFETY: the child goes on with the code the signal interrupted, on the lease's thread,
+    // its one thread.
+    let pid = unsafe { libc::fork() };
+    SIGNAL_FORKED.store(pid, Ordering::SeqCst);
+}
+
+/// A child forked from a signal handler on the lease's thread while it waits between
+/// renewals, while another thread of the parent held the status record's lock: the thread
+/// ends at its next fork check (the child with it). Waiting on a condition variable tied to
+/// that lock, it woke into the lock and hung there.
+#[test]
+fn a_child_forked_from_a_signal_handler_on_the_lease_s_thread_ends() {
+    // SAFETY: a handler for a signal nothing else in these tests sends; the struct is zeroed
+    // as sigaction(2) takes it, then filled.
+    unsafe {
+        let mut action: libc::sigaction = core::mem::zeroed();
+        action.sa_sigaction = fork_from_a_signal_handler as *const () as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        assert_eq!(
+            libc::sigaction(libc::SIGUSR2, &action, core::ptr::null_mut()),
+            0
+        );
+    }
+    let (_, _, mut driver) = forking_driver();
+    assert_eq!(driver.step().0, Outcome::Held);
+    let shared = Arc::clone(&driver.shared);
+    let table = driver.store.table.clone();
+    let thread = std::thread::spawn(move || driver.run());
+    shared.set_lease_thread(thread.thread().clone());
+    // Once the thread has renewed, it waits for the next renewal, 400 ms later.
+    while !table.state().calls.contains(&"renew") {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    std::thread::sleep(Duration::from_millis(20));
+    let record = shared.record.lock().unwrap();
+    let lease_thread = std::os::unix::thread::JoinHandleExt::as_pthread_t(&thread);
+    // SAFETY: the thread runs until stopped, below.
+    let sent = unsafe { libc::pthread_kill(lease_thread, libc::SIGUSR2) };
+    assert_eq!(sent, 0);
+    while SIGNAL_FORKED.load(Ordering::SeqCst) == -1 {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    drop(record);
+    shared.stop();
+    thread.join().unwrap();
+    assert_eq!(end_of_child(SIGNAL_FORKED.load(Ordering::SeqCst)), "exit 0");
+}
+
+/// A child forked after the acquisition's last call and before its confirmation, whose
+/// generator had seen the fork already (an ID made in the child in between), issues nothing:
+/// the confirmation opens the gate, sees the fork, and closes it again. Without that, the
+/// child's generator issued IDs under the parent's id.
+#[test]
+fn a_confirmation_in_a_forked_child_closes_the_gate_it_opened() {
+    let (clock, arm_next, mut driver) = forking_driver();
+
+    arm_next.store(true, Ordering::SeqCst);
     driver.step();
     let refused = Err(crate::error::Error::LeaseNotValid {
         scalability_id: 5,
@@ -1374,15 +1558,7 @@ fn a_confirmation_in_a_forked_child_closes_the_gate_it_opened() {
         // SAFETY: leaves the child at once, with no test harness code run.
         unsafe { libc::_exit(i32::from(generated != refused)) };
     }
-    let mut status = 0;
-    // SAFETY: the pid is this process's child; `status` is writable.
-    let pid = unsafe { libc::waitpid(clock.forked.load(Ordering::SeqCst), &mut status, 0) };
-    assert!(pid > 0);
-    assert!(libc::WIFEXITED(status), "{status}");
-    assert_eq!(
-        libc::WEXITSTATUS(status),
-        0,
-        "the child's ID was not refused"
-    );
+    // Exit 1: the child's ID was not refused.
+    assert_eq!(end_of_child(clock.forked.load(Ordering::SeqCst)), "exit 0");
     assert_eq!(generated.map(|id| id.scalability_id()), Ok(5));
 }
