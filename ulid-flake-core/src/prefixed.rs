@@ -20,7 +20,8 @@ use crate::ulid_flake::UlidFlake;
 /// parsed — a `cargo build` or `cargo test`: the check is a constant evaluated when the code
 /// is generated, which `cargo check` (and an editor's checks) does not reach, and the message
 /// points at [`PrefixedId::PREFIX`], not at the `impl` (seen in a review; the example below
-/// is checked by `cargo test`):
+/// is checked by `cargo test`), so it quotes the prefix: `invalid Prefix::PREFIX "User":
+/// expected 1 to 31 characters, ...`.
 ///
 /// ```compile_fail,E0080
 /// use ulid_flake_core::{Prefix, PrefixedId};
@@ -63,6 +64,55 @@ pub const fn is_valid_prefix(prefix: &str) -> bool {
         index += 1;
     }
     true
+}
+
+/// Room for [`invalid_prefix_message`]'s message: its fixed text and a quoted prefix of up to
+/// [`QUOTED_PREFIX_BYTES`].
+const INVALID_PREFIX_MESSAGE_LEN: usize = 256;
+
+/// How much of an invalid prefix its message quotes (a prefix is at most 31 bytes).
+const QUOTED_PREFIX_BYTES: usize = 40;
+
+/// The build's error for an invalid [`Prefix::PREFIX`], written into `buffer`: a constant
+/// checked where the ID type is used, not at the `impl`, so the message quotes the prefix
+/// (cut at 40 bytes, at a character's start) for the reader to find it by.
+const fn invalid_prefix_message<'a>(
+    prefix: &str,
+    buffer: &'a mut [u8; INVALID_PREFIX_MESSAGE_LEN],
+) -> &'a str {
+    const fn write(buffer: &mut [u8], at: usize, bytes: &[u8]) -> usize {
+        let mut index = 0;
+        while index < bytes.len() {
+            buffer[at + index] = bytes[index];
+            index += 1;
+        }
+        at + bytes.len()
+    }
+    let bytes = prefix.as_bytes();
+    let mut cut = if bytes.len() > QUOTED_PREFIX_BYTES {
+        QUOTED_PREFIX_BYTES
+    } else {
+        bytes.len()
+    };
+    // Back to the start of a character (a UTF-8 continuation byte is 0b10xx_xxxx).
+    while cut < bytes.len() && bytes[cut] & 0xC0 == 0x80 {
+        cut -= 1;
+    }
+    let mut len = write(buffer, 0, b"invalid Prefix::PREFIX \"");
+    len = write(buffer, len, bytes.split_at(cut).0);
+    if cut < bytes.len() {
+        len = write(buffer, len, "\u{2026}".as_bytes());
+    }
+    len = write(
+        buffer,
+        len,
+        b"\": expected 1 to 31 characters, a lowercase ASCII letter then lowercase ASCII \
+          letters and digits (no `_`: it separates the prefix from the ID)",
+    );
+    match core::str::from_utf8(buffer.split_at(len).0) {
+        Ok(message) => message,
+        Err(_) => "invalid Prefix::PREFIX",
+    }
 }
 
 /// Splits a prefixed text whose prefix is known only at run time (a command-line tool, a log
@@ -168,11 +218,10 @@ impl<T: Prefix + ?Sized> PrefixedId<T> {
     /// assert_eq!(PrefixedId::<User>::PREFIX, "user");
     /// ```
     pub const PREFIX: &'static str = {
-        assert!(
-            is_valid_prefix(T::PREFIX),
-            "invalid Prefix::PREFIX: expected 1 to 31 characters, a lowercase ASCII letter \
-             then lowercase letters and digits"
-        );
+        if !is_valid_prefix(T::PREFIX) {
+            let mut message = [0; INVALID_PREFIX_MESSAGE_LEN];
+            panic!("{}", invalid_prefix_message(T::PREFIX, &mut message));
+        }
         T::PREFIX
     };
 
@@ -589,5 +638,33 @@ impl<T: Prefix + ?Sized> IdType for PrefixedId<T> {
 
     fn as_ulid_flake(&self) -> &UlidFlake {
         &self.id.value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message quotes the prefix, cut at 40 bytes at a character's start.
+    #[test]
+    fn an_invalid_prefix_s_message_quotes_it() {
+        const EXPECTED: &str = ": expected 1 to 31 characters, a lowercase ASCII letter then \
+                                lowercase ASCII letters and digits (no `_`: it separates the \
+                                prefix from the ID)";
+        let mut buffer = [0; INVALID_PREFIX_MESSAGE_LEN];
+        assert_eq!(
+            invalid_prefix_message("api_key", &mut buffer),
+            std::format!("invalid Prefix::PREFIX \"api_key\"{EXPECTED}")
+        );
+        let long = "a".repeat(39) + "é" + "bc";
+        assert_eq!(
+            invalid_prefix_message(&long, &mut buffer),
+            std::format!("invalid Prefix::PREFIX \"{}…\"{EXPECTED}", "a".repeat(39))
+        );
+        let longest = "é".repeat(200);
+        assert_eq!(
+            invalid_prefix_message(&longest, &mut buffer),
+            std::format!("invalid Prefix::PREFIX \"{}…\"{EXPECTED}", "é".repeat(20))
+        );
     }
 }
