@@ -140,34 +140,15 @@ impl<C: LeaseClock> Shared<C> {
         let _ = self.lease_thread.set(thread);
     }
 
-    /// The record, locked by trying: a blocking lock would never return in a child forked
-    /// (from a signal handler) while another thread of the parent held it, where the fork
-    /// check between tries gives a scratch record instead. Holders copy fields under it, and
-    /// read no clock and emit no event there, so a try that fails is soon followed by one
-    /// that succeeds; the tries back off from yielding to sleeps of up to a millisecond, so
-    /// that a holder kept longer (a thread descheduled) costs the waiter little CPU.
+    /// The record, locked by [`lock_by_trying`]; in a forked child whose copy of the lock a
+    /// thread of the parent held at the fork, a scratch record. Holders copy fields under it,
+    /// and read no clock and emit no event there, so a try that fails is soon followed by one
+    /// that succeeds.
     fn record(&self) -> RecordGuard<'_> {
-        let mut tries = 0_u32;
-        loop {
-            match self.record.try_lock() {
-                Ok(record) => return RecordGuard::Locked(record),
-                Err(TryLockError::Poisoned(poisoned)) => {
-                    return RecordGuard::Locked(poisoned.into_inner());
-                }
-                Err(TryLockError::WouldBlock) if self.forked() => {
-                    return RecordGuard::Scratch(Record::default());
-                }
-                Err(TryLockError::WouldBlock) if tries < YIELDS_BEFORE_SLEEPING => {
-                    std::thread::yield_now();
-                }
-                Err(TryLockError::WouldBlock) => {
-                    // 2 µs, doubling to 1,024 µs.
-                    let doublings = (tries - YIELDS_BEFORE_SLEEPING).min(9);
-                    std::thread::sleep(Duration::from_micros(2 << doublings));
-                }
-            }
-            tries = tries.saturating_add(1);
-        }
+        lock_by_trying(&self.record, || self.forked()).map_or_else(
+            || RecordGuard::Scratch(Record::default()),
+            RecordGuard::Locked,
+        )
     }
 
     /// Whether this is a forked child of the process that made the lease: its copy of the
@@ -280,7 +261,34 @@ impl<C: LeaseClock> Shared<C> {
     }
 }
 
-/// How many failed tries of the status record's lock yield before they sleep.
+/// Locks `mutex` by trying, with a fork check between tries: a blocking lock would never
+/// return in a child forked (from a signal handler) while another thread of the parent held
+/// it, where this returns `None` once `forked` says so. The tries back off from yielding to
+/// sleeps of up to a millisecond, so that a holder kept long costs the waiter little CPU.
+pub(crate) fn lock_by_trying<T>(
+    mutex: &Mutex<T>,
+    forked: impl Fn() -> bool,
+) -> Option<MutexGuard<'_, T>> {
+    let mut tries = 0_u32;
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return Some(guard),
+            Err(TryLockError::Poisoned(poisoned)) => return Some(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) if forked() => return None,
+            Err(TryLockError::WouldBlock) if tries < YIELDS_BEFORE_SLEEPING => {
+                std::thread::yield_now();
+            }
+            Err(TryLockError::WouldBlock) => {
+                // 2 µs, doubling to 1,024 µs.
+                let doublings = (tries - YIELDS_BEFORE_SLEEPING).min(9);
+                std::thread::sleep(Duration::from_micros(2 << doublings));
+            }
+        }
+        tries = tries.saturating_add(1);
+    }
+}
+
+/// How many failed tries of [`lock_by_trying`] yield before they sleep.
 const YIELDS_BEFORE_SLEEPING: u32 = 16;
 
 /// Parks this thread until `until` or an unpark, and says whether `until` was still ahead;

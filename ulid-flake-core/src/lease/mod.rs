@@ -1160,17 +1160,14 @@ pub fn release_installed_lease() -> Result<(), LeaseError> {
     let Some(shared) = INSTALLED.get() else {
         return Ok(());
     };
-    if shared.forked() {
-        // The lease is the parent's; and the lock below may be held for good here, by a
-        // thread of the parent releasing it at the fork.
-        return release(shared, None);
-    }
     // Held until the release is sent, so that a second call waits for the first. The install
-    // sets the lease while holding it, so the thread is set too.
-    let mut thread = INSTALLED_THREAD
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    release(shared, thread.take())
+    // sets the lease while holding it, so the thread is set too. In a forked child, the lease
+    // is the parent's, and the lock may be held for good, by a thread of the parent that was
+    // releasing it at the fork.
+    match driver::lock_by_trying(&INSTALLED_THREAD, || shared.forked()) {
+        Some(mut thread) if !shared.forked() => release(shared, thread.take()),
+        _ => release(shared, None),
+    }
 }
 
 /// The status of the lease that [`ScalabilityIdLease::install_default`] installed, for health

@@ -485,12 +485,8 @@ fn a_child_forked_during_a_renewal_calls_the_table_no_more() {
     );
 }
 
-/// Not a test of its own: the child side of the test below (hence ignored). It installs a
-/// lease, forks while another thread releases it (and holds the installed lease's lock, for a
-/// release that takes a second), and reports what the child's release and ID came to.
-#[test]
-#[ignore = "run in a child process by a_child_forked_during_a_release_of_the_installed_lease_releases_nothing"]
-fn fork_during_a_release_probe() {
+/// Installs a lease of id 4 on a table whose releases take a second; returns the table.
+fn install_a_lease_released_in_a_second() -> LocalTable {
     let table = LocalTable {
         release_takes: Duration::from_secs(1),
         ..LocalTable::default()
@@ -499,6 +495,16 @@ fn fork_during_a_release_probe() {
         .unwrap()
         .install_default()
         .unwrap();
+    table
+}
+
+/// Not a test of its own: the child side of the test below (hence ignored). It installs a
+/// lease, forks while another thread releases it (and holds the installed lease's lock, for a
+/// release that takes a second), and reports what the child's release and ID came to.
+#[test]
+#[ignore = "run in a child process by a_child_forked_during_a_release_of_the_installed_lease_releases_nothing"]
+fn fork_during_a_release_probe() {
+    let table = install_a_lease_released_in_a_second();
     let releasing = std::thread::spawn(ulid_flake_core::lease::release_installed_lease);
     while ulid_flake_core::lease::installed_lease_status().unwrap().state != LeaseState::Released
         && table.released.lock().unwrap().is_empty()
@@ -520,6 +526,84 @@ fn fork_during_a_release_probe() {
     let parent = releasing.join().unwrap().map_err(|error| error.to_string());
     let released = table.released.lock().unwrap().clone();
     println!("REPORT parent {parent:?} {released:?}; child {child}");
+}
+
+/// The pid of the child [`fork_from_a_signal_handler`] forked, in the parent (-1 before).
+static SIGNAL_FORKED: AtomicI32 = AtomicI32::new(-1);
+
+extern "C" fn fork_from_a_signal_handler(_: libc::c_int) {
+    // SAFETY: the child goes on with the code the signal interrupted, on the signalled thread,
+    // its one thread.
+    let pid = unsafe { libc::fork() };
+    SIGNAL_FORKED.store(pid, Ordering::SeqCst);
+}
+
+/// Not a test of its own: the child side of the test below (hence ignored). While one thread
+/// releases the installed lease (for a second), a second thread's release waits for the
+/// first's lock, and is forked there from a signal handler; the child reports what its
+/// release came to.
+#[test]
+#[ignore = "run in a child process by a_release_forked_while_waiting_for_another_returns_in_the_child"]
+fn fork_while_waiting_to_release_probe() {
+    // SAFETY: a handler for a signal nothing else in this process sends; the struct is zeroed
+    // as sigaction(2) takes it, then filled.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = fork_from_a_signal_handler as *const () as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        assert_eq!(libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut()), 0);
+    }
+    let table = install_a_lease_released_in_a_second();
+    let first = std::thread::spawn(ulid_flake_core::lease::release_installed_lease);
+    // The first release holds the lock once the generator stops.
+    while ulid_flake_core::UlidFlake::generate().is_ok() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let second = std::thread::spawn(move || {
+        let result = ulid_flake_core::lease::release_installed_lease();
+        if SIGNAL_FORKED.load(Ordering::SeqCst) == 0 {
+            let report = format!("{:?} ", result.map_err(|error| error.to_string()));
+            // SAFETY: `report` is valid for its length; the pipe holds it without blocking.
+            unsafe {
+                libc::write(fds[1], report.as_ptr().cast(), report.len());
+                libc::_exit(0);
+            }
+        }
+        result
+    });
+    // Time for the second release to reach the lock the first holds (for a second).
+    std::thread::sleep(Duration::from_millis(200));
+    let waiting = std::os::unix::thread::JoinHandleExt::as_pthread_t(&second);
+    // SAFETY: the thread waits for the first release, which takes a second.
+    let sent = unsafe { libc::pthread_kill(waiting, libc::SIGUSR2) };
+    assert_eq!(sent, 0);
+    while SIGNAL_FORKED.load(Ordering::SeqCst) == -1 {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let child = child_report(SIGNAL_FORKED.load(Ordering::SeqCst), fds);
+    let first = first.join().unwrap().map_err(|error| error.to_string());
+    let second = second.join().unwrap().map_err(|error| error.to_string());
+    let released = table.released.lock().unwrap().clone();
+    println!("REPORT parent {first:?} {second:?} {released:?}; child {child}");
+}
+
+/// A release forked (from a signal handler) while it waits for another thread's release of
+/// the installed lease returns in the child, releasing nothing: the child's copy of the lock
+/// it waits for is never given back. The parent's two releases end as ever: one release.
+#[test]
+fn a_release_forked_while_waiting_for_another_returns_in_the_child() {
+    assert_eq!(
+        report_of_child(
+            "lease::fork_while_waiting_to_release_probe",
+            "ULID_FLAKE_SCALABILITY_ID",
+            None,
+            &[],
+        ),
+        "parent Ok(()) Ok(()) [4]; child Ok(()) (exit 0)"
+    );
 }
 
 /// A child forked while another thread of its parent releases the installed lease (holding
