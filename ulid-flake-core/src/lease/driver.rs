@@ -169,12 +169,14 @@ impl<C: LeaseClock> Shared<C> {
                 losses: 0,
             };
         }
-        // The clocks first: the record's lock covers copies only (see `Shared::record`).
+        // The clocks first: the record's lock covers copies only (see `Shared::record`). The
+        // gate under it: a confirmation opens the gate before it writes `Held`, so a `Held`
+        // record read after the gate could meet the deadline before that confirmation.
         let gate = self.generator.lease_gate();
-        let (deadline, _) = gate.state();
         let now = gate.now().unwrap_or(u64::MAX);
         let monotonic = self.generator.clock().monotonic();
         let record = self.record();
+        let (deadline, _) = gate.state();
         let state = match record.state {
             // The deadline passed while the thread waits on the database: the generator has
             // stopped already, whatever the thread last wrote.
@@ -227,7 +229,7 @@ impl<C: LeaseClock> Shared<C> {
         // its store of the flag and its load of the waiter: one of the two sees the other's.
         fence(Ordering::SeqCst);
         while !self.finished.load(Ordering::Acquire) {
-            if !park_until(until) {
+            if self.forked() || !park_until(until) {
                 return;
             }
         }
@@ -246,8 +248,8 @@ impl<C: LeaseClock> Shared<C> {
     }
 
     /// Waits up to `duration`, or until stopped, on the lease's thread; true when stopped.
-    /// A child forked (from a signal handler) during the wait leaves it at the first wake:
-    /// there is no one to stop it.
+    /// A child forked (from a signal handler) during the wait leaves it at the end of the
+    /// park in progress (see [`PARK_SLICE`]): there is no one to stop it.
     fn wait(&self, duration: Duration) -> bool {
         let until = Instant::now().checked_add(duration);
         loop {
@@ -291,17 +293,36 @@ pub(crate) fn lock_by_trying<T>(
 /// How many failed tries of [`lock_by_trying`] yield before they sleep.
 const YIELDS_BEFORE_SLEEPING: u32 = 16;
 
-/// Parks this thread until `until` or an unpark, and says whether `until` was still ahead;
-/// `None` is a moment past what an `Instant` holds (a duration near `Duration::MAX`).
+/// The longest park: a signal does not end one (it resumes after the handler), so a child
+/// forked from a signal handler during a wait sees the fork at the end of the park in
+/// progress, not of the whole wait (a backoff of `retry_max`, say).
+const PARK_SLICE: Duration = Duration::from_millis(100);
+
+/// Parks this thread until `until`, an unpark or [`PARK_SLICE`], whichever comes first, and
+/// says whether `until` was still ahead; `None` is a moment past what an `Instant` holds (a
+/// duration near `Duration::MAX`).
 fn park_until(until: Option<Instant>) -> bool {
-    match until {
-        None => std::thread::park(),
+    let left = match until {
+        None => PARK_SLICE,
         Some(until) => match until.checked_duration_since(Instant::now()) {
-            Some(left) if !left.is_zero() => std::thread::park_timeout(left),
+            Some(left) if !left.is_zero() => left.min(PARK_SLICE),
             _ => return false,
         },
-    }
+    };
+    std::thread::park_timeout(left);
     true
+}
+
+/// Tells a drop waiting for the lease's thread that it has finished, when dropped in the
+/// parent.
+struct FinishOnExit<C: LeaseClock>(Arc<Shared<C>>);
+
+impl<C: LeaseClock> Drop for FinishOnExit<C> {
+    fn drop(&mut self) {
+        if !self.0.forked() {
+            self.0.finish();
+        }
+    }
 }
 
 /// How many times a release is sent before its error is reported.
@@ -515,6 +536,9 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
     /// The lease's thread, just after the first acquisition: steps until stopped, then gives
     /// the id up.
     pub(crate) fn run(mut self) {
+        // However the thread ends, a panic in the store included, a drop waiting for it is
+        // told (in the parent: no one waits in a forked child).
+        let _finish = FinishOnExit(Arc::clone(&self.shared));
         let mut wait = self.shared.timing.renew_every;
         // Checked after every step and every wait, and after the shutdown: see below.
         let forked = loop {
@@ -536,11 +560,10 @@ impl<S: LeaseStore, C: LeaseClock> Driver<S, C> {
             // the row, its token and the connection are the parent's; it renews and releases
             // nothing, and leaves the store undropped, whose drop could end the parent's
             // session on the connection they share. It stops at the first check after the
-            // fork; on the way it takes no lock that a thread of the parent may have held at
-            // the fork (the waits park, the status record is locked by trying).
+            // fork; on the way it waits for no lock of the lease's that a thread of the parent
+            // may have held at the fork (the waits park, the status record is locked by
+            // trying) and emits no event.
             core::mem::forget(self);
-        } else {
-            self.shared.finish();
         }
     }
 

@@ -172,6 +172,19 @@ fn a_drop_waits_for_a_stalled_release_no_longer_than_the_request_timeout() {
     assert!(table.released.lock().unwrap().is_empty());
 }
 
+/// Drops `lease` on a thread of its own, and says how long the drop took; fails after 10 s.
+fn time_the_drop(lease: ScalabilityIdLease) -> Duration {
+    let (took, drop_took) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let started = Instant::now();
+        drop(lease);
+        let _ = took.send(started.elapsed());
+    });
+    drop_took
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the drop did not return in 10 s")
+}
+
 /// A request timeout past what an `Instant` holds (`Duration::MAX`) bounds the drop's wait
 /// for the release by nothing, and overflows nowhere: the drop waits for the release.
 #[test]
@@ -182,8 +195,55 @@ fn a_request_timeout_of_duration_max_bounds_nothing_and_panics_nowhere() {
         ..LeaseTiming::default()
     };
     let options = LeaseOptions::new("jobs").ids(4..=4).timing(timing);
-    drop(ScalabilityIdLease::acquire(table.clone(), options).unwrap());
+    time_the_drop(ScalabilityIdLease::acquire(table.clone(), options).unwrap());
     assert_eq!(*table.released.lock().unwrap(), [4]);
+}
+
+/// Set by [`PanickingTable`] just before its renewal panics.
+static RENEWAL_PANICKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A table whose renewals panic, as a store with a bug may.
+struct PanickingTable;
+
+impl LeaseStore for PanickingTable {
+    type Error = std::io::Error;
+
+    fn take(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+
+    fn renew(&mut self, _: &LeaseRequest<'_>) -> Result<bool, Self::Error> {
+        RENEWAL_PANICKED.store(true, Ordering::SeqCst);
+        panic!("the store's renewal panicked");
+    }
+
+    fn release(&mut self, _: &LeaseRequest<'_>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    fn database_time(&mut self, _: Duration) -> Result<i64, Self::Error> {
+        Ok(crate::support::database_now_us())
+    }
+}
+
+/// A lease thread ended by a panic (in the store) still tells the drop that waits for it: the
+/// drop returns at once, not after the request timeout (5 s here).
+#[test]
+fn a_drop_after_the_lease_s_thread_panicked_returns_at_once() {
+    let timing = LeaseTiming {
+        renew_every: Duration::from_millis(50),
+        request_timeout: Duration::from_secs(5),
+        ..LeaseTiming::default()
+    };
+    let options = LeaseOptions::new("jobs").ids(4..=4).timing(timing);
+    let lease = ScalabilityIdLease::acquire(PanickingTable, options).unwrap();
+    while !RENEWAL_PANICKED.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The unwinding, to the thread's end.
+    std::thread::sleep(Duration::from_millis(100));
+    let took = time_the_drop(lease);
+    assert!(took < Duration::from_secs(1), "{took:?}");
 }
 
 /// Not a test of its own: the child side of the test below (hence ignored). It installs a

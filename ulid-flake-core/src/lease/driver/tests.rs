@@ -1341,6 +1341,17 @@ fn forking_driver() -> (
     Arc<AtomicBool>,
     Driver<ArmingTable, ForkingClock>,
 ) {
+    forking_driver_with(timing())
+}
+
+/// [`forking_driver`] with `timing`.
+fn forking_driver_with(
+    timing: LeaseTiming,
+) -> (
+    ForkingClock,
+    Arc<AtomicBool>,
+    Driver<ArmingTable, ForkingClock>,
+) {
     crate::generator::fork::watch();
     let clock = ForkingClock {
         scripted: ScriptedClock::default(),
@@ -1356,7 +1367,7 @@ fn forking_driver() -> (
         generator,
         "test".into(),
         5..=5,
-        timing(),
+        timing,
         crate::generator::fork_count(),
     ));
     let _ = clock.shared.set(Arc::clone(&shared));
@@ -1369,14 +1380,15 @@ fn forking_driver() -> (
     (clock, arm_next, Driver::new(store, shared))
 }
 
-/// How the child `pid` ended: `exit N`, or `hung` (killed after 2 s).
-fn end_of_child(pid: i32) -> String {
+/// How the child `pid` ended: `exit N`, or `hung` (killed after `limit`).
+fn end_of_child(pid: i32, limit: Duration) -> String {
+    assert!(pid > 0, "no child: {pid}");
     let started = Instant::now();
     let mut status = 0;
     // SAFETY: `pid` is this process's child; `status` is writable.
     unsafe {
         while libc::waitpid(pid, &mut status, libc::WNOHANG) == 0 {
-            if started.elapsed() > Duration::from_secs(2) {
+            if started.elapsed() > limit {
                 libc::kill(pid, libc::SIGKILL);
                 libc::waitpid(pid, &mut status, 0);
                 return "hung".into();
@@ -1408,7 +1420,11 @@ fn child_of_a_renewal_forked_while(
         scope.spawn(|| {
             hold(&shared, &|| {
                 holding.store(true, Ordering::SeqCst);
-                while clock.forked.load(Ordering::SeqCst) == -1 {
+                // Bounded, so that a step that does not fork fails the test, not hangs it.
+                let started = Instant::now();
+                while clock.forked.load(Ordering::SeqCst) == -1
+                    && started.elapsed() < Duration::from_secs(10)
+                {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             });
@@ -1423,7 +1439,7 @@ fn child_of_a_renewal_forked_while(
             unsafe { libc::_exit(0) };
         }
     });
-    end_of_child(clock.forked.load(Ordering::SeqCst))
+    end_of_child(clock.forked.load(Ordering::SeqCst), Duration::from_secs(2))
 }
 
 /// A child forked in a renewal while another thread of the parent held the status record's
@@ -1499,8 +1515,9 @@ extern "C" fn fork_from_a_signal_handler(_: libc::c_int) {
 
 /// A child forked from a signal handler on the lease's thread while it waits between
 /// renewals, while another thread of the parent held the status record's lock: the thread
-/// ends at its next fork check (the child with it). Waiting on a condition variable tied to
-/// that lock, it woke into the lock and hung there.
+/// ends at its next fork check (the child with it), at the end of the park in progress, not
+/// of the 2 s wait. Waiting on a condition variable tied to that lock, it woke into the lock
+/// and hung there; parking for the whole wait, it lived on until the wait's end.
 #[test]
 fn a_child_forked_from_a_signal_handler_on_the_lease_s_thread_ends() {
     // SAFETY: a handler for a signal nothing else in these tests sends; the struct is zeroed
@@ -1514,13 +1531,17 @@ fn a_child_forked_from_a_signal_handler_on_the_lease_s_thread_ends() {
             0
         );
     }
-    let (_, _, mut driver) = forking_driver();
+    let (_, _, mut driver) = forking_driver_with(LeaseTiming {
+        validity: Duration::from_secs(10),
+        renew_every: Duration::from_secs(2),
+        ..timing()
+    });
     assert_eq!(driver.step().0, Outcome::Held);
     let shared = Arc::clone(&driver.shared);
     let table = driver.store.table.clone();
     let thread = std::thread::spawn(move || driver.run());
     shared.set_lease_thread(thread.thread().clone());
-    // Once the thread has renewed, it waits for the next renewal, 400 ms later.
+    // Once the thread has renewed, it waits for the next renewal, 2 s later.
     while !table.state().calls.contains(&"renew") {
         std::thread::sleep(Duration::from_millis(1));
     }
@@ -1533,10 +1554,12 @@ fn a_child_forked_from_a_signal_handler_on_the_lease_s_thread_ends() {
     while SIGNAL_FORKED.load(Ordering::SeqCst) == -1 {
         std::thread::sleep(Duration::from_millis(1));
     }
+    let child = SIGNAL_FORKED.load(Ordering::SeqCst);
+    let ended = end_of_child(child, Duration::from_secs(1));
     drop(record);
     shared.stop();
     thread.join().unwrap();
-    assert_eq!(end_of_child(SIGNAL_FORKED.load(Ordering::SeqCst)), "exit 0");
+    assert_eq!(ended, "exit 0");
 }
 
 /// A child forked after the acquisition's last call and before its confirmation, whose
@@ -1559,6 +1582,85 @@ fn a_confirmation_in_a_forked_child_closes_the_gate_it_opened() {
         unsafe { libc::_exit(i32::from(generated != refused)) };
     }
     // Exit 1: the child's ID was not refused.
-    assert_eq!(end_of_child(clock.forked.load(Ordering::SeqCst)), "exit 0");
+    assert_eq!(
+        end_of_child(clock.forked.load(Ordering::SeqCst), Duration::from_secs(2)),
+        "exit 0"
+    );
     assert_eq!(generated.map(|id| id.scalability_id()), Ok(5));
+}
+
+/// A clock whose monotonic reading, once armed, pauses the reading thread until the test lets
+/// it go.
+#[derive(Clone, Default)]
+struct PausingClock {
+    scripted: ScriptedClock,
+    armed: Arc<AtomicBool>,
+    /// 0 idle, 1 paused in a reading, 2 let go.
+    phase: Arc<(Mutex<u8>, std::sync::Condvar)>,
+}
+
+impl PausingClock {
+    /// Waits until a reading is paused, or sets the phase and wakes the reading.
+    fn wait_for_phase(&self, phase: u8) {
+        let (current, changed) = &*self.phase;
+        let mut current = current.lock().unwrap();
+        while *current != phase {
+            current = changed.wait(current).unwrap();
+        }
+    }
+
+    fn set_phase(&self, phase: u8) {
+        let (current, changed) = &*self.phase;
+        *current.lock().unwrap() = phase;
+        changed.notify_all();
+    }
+}
+
+impl Clock for PausingClock {
+    fn unix_ms(&self) -> i64 {
+        self.scripted.unix_ms()
+    }
+}
+
+impl LeaseClock for PausingClock {
+    fn monotonic(&self) -> Duration {
+        if self.armed.swap(false, Ordering::SeqCst) {
+            self.set_phase(1);
+            self.wait_for_phase(2);
+        }
+        self.scripted.monotonic()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        self.scripted.sleep(duration);
+    }
+}
+
+/// A status read whose clock readings come before a confirmation and whose record comes
+/// after it (a skewed lease whose clocks agree again) reports the lease held: it reads the
+/// gate under the record's lock. Read before the lock, the gate was the one before the
+/// confirmation, and the lease, never lost, was reported lost (a review's reproduction).
+#[test]
+fn a_status_read_across_a_confirmation_reports_no_loss() {
+    let clock = PausingClock::default();
+    let table = Table::new(&clock.scripted);
+    let mut driver = driver(&clock, &table, 2..=2);
+    driver.acquire_first().unwrap();
+    clock.scripted.advance(Duration::from_millis(400));
+    clock.scripted.step_wall(-500);
+    assert_eq!(driver.step().0, Outcome::Held);
+    assert_eq!(driver.shared.status().state, LeaseState::Skewed);
+    clock.scripted.advance(Duration::from_millis(400));
+    clock.scripted.step_wall(500);
+
+    let shared = Arc::clone(&driver.shared);
+    clock.armed.store(true, Ordering::SeqCst);
+    let reader = std::thread::spawn(move || shared.status());
+    clock.wait_for_phase(1);
+    // The status has read its clocks; the renewal now finds them agreeing again.
+    assert_eq!(driver.step().0, Outcome::Held);
+    clock.set_phase(2);
+    let status = reader.join().unwrap();
+    assert_eq!((status.state, status.losses), (LeaseState::Held, 0));
+    assert!(generate(&driver).is_ok());
 }
