@@ -28,6 +28,15 @@ pub trait IdType: Copy {
 
     /// The Ulid-Flake inside, borrowed: Diesel's `ToSql` must lend the value it binds.
     fn as_ulid_flake(&self) -> &UlidFlake;
+
+    /// `ids` as the `UlidFlake`s they are, for the crate's own types (each
+    /// `#[repr(transparent)]` over one), so that a batch writes them in place; `None` for a
+    /// `newtype!` key, whose batches go through a buffer (saying its layout would take unsafe
+    /// code in the key's crate, which may forbid it).
+    fn as_ulid_flakes(ids: &mut [Self]) -> Option<&mut [UlidFlake]> {
+        let _ = ids;
+        None
+    }
 }
 
 impl IdType for UlidFlake {
@@ -45,6 +54,10 @@ impl IdType for UlidFlake {
     fn as_ulid_flake(&self) -> &UlidFlake {
         self
     }
+
+    fn as_ulid_flakes(ids: &mut [Self]) -> Option<&mut [UlidFlake]> {
+        Some(ids)
+    }
 }
 
 impl<T: ?Sized> IdType for Id<T> {
@@ -61,6 +74,12 @@ impl<T: ?Sized> IdType for Id<T> {
 
     fn as_ulid_flake(&self) -> &UlidFlake {
         &self.value
+    }
+
+    fn as_ulid_flakes(ids: &mut [Self]) -> Option<&mut [UlidFlake]> {
+        // SAFETY: `Id<T>` is `#[repr(transparent)]` over a `UlidFlake` (its other field is a
+        // `PhantomData`): the two slices have one layout, and every `UlidFlake` is an `Id<T>`.
+        Some(unsafe { core::slice::from_raw_parts_mut(ids.as_mut_ptr().cast(), ids.len()) })
     }
 }
 

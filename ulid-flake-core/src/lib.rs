@@ -103,7 +103,7 @@
 //! | `generate_async` (feature `tokio`) | waits on the tokio timer | `Result` | `Id::<User>::generate_async()` | `generator.generate_async()` |
 //! | `try_generate` | never waits: [`Error::Overflow`] | `Result` | `Id::<User>::try_generate()` | `generator.try_generate()` |
 //! | `new` (a generator: `new_id`) | waits; after a clock rollback, carries on from the last ID | the ID | `Id::<User>::new()` | `generator.new_id()` |
-//! | `generate_batch`, `generate_batch_async` | as `generate`, for a whole slice | `Result<()>` | — (`generator::default_generator()?.generate_batch(&mut ids)` into a `UlidFlake` slice, then `Id::from` each) | `generator.generate_batch(&mut ids)` |
+//! | `generate_batch`, `generate_batch_async` | as `generate`, for a whole slice | `Result<()>` | — (`generator::default_generator()?.generate_batch(&mut ids)`, `ids` a slice of the type) | `generator.generate_batch(&mut ids)` |
 //! | `try_generate_batch` | fills what fits in the millisecond; [`Error::Overflow`] only when nothing does | `Result<usize>`: how many | — (as above) | `generator.try_generate_batch(&mut ids)` |
 //!
 //! The `Result`s carry the clock's errors ([`Error::ClockMovedBackwards`] beyond the

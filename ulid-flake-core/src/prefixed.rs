@@ -639,6 +639,13 @@ impl<T: Prefix + ?Sized> IdType for PrefixedId<T> {
     fn as_ulid_flake(&self) -> &UlidFlake {
         &self.id.value
     }
+
+    fn as_ulid_flakes(ids: &mut [Self]) -> Option<&mut [UlidFlake]> {
+        // SAFETY: `PrefixedId<T>` is `#[repr(transparent)]` over an `Id<T>`, itself over a
+        // `UlidFlake`: the two slices have one layout, and every `UlidFlake` is a
+        // `PrefixedId<T>`.
+        Some(unsafe { core::slice::from_raw_parts_mut(ids.as_mut_ptr().cast(), ids.len()) })
+    }
 }
 
 #[cfg(test)]

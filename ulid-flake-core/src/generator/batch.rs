@@ -7,6 +7,7 @@ use super::clock::Clock;
 use super::random::RandomSource;
 use super::state::Generator;
 use crate::error::Error;
+use crate::id_type::IdType;
 use crate::layout::SCALABILITY_ID_BITS;
 use crate::ulid_flake::UlidFlake;
 
@@ -21,8 +22,13 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// drawn and not used: with a scripted [`RandomSource`], the calls after such a batch draw
     /// from further along the script than after as many single calls.
     ///
-    /// Only that many entries are IDs. The rest of `out` is as it was, or
-    /// [`UlidFlake::MIN`] where an attempt that lost a race with another thread had written
+    /// `out` is a slice of any ID type: [`UlidFlake`], [`Id<T>`](crate::Id),
+    /// [`PrefixedId<T>`](crate::PrefixedId) or a [`newtype!`](crate::newtype) key, the same
+    /// IDs for each (a key's are written through a buffer of `UlidFlake`s: its crate cannot
+    /// tell this one its layout without unsafe code).
+    ///
+    /// Only that many entries are IDs. The rest of `out` is as it was, or the type's `MIN`
+    /// ([`UlidFlake::MIN`]) where an attempt that lost a race with another thread had written
     /// IDs it then did not issue (the same holds after an error). `MIN` is an ID only in the
     /// epoch's first millisecond, with a fresh draw of 0: count the entries, never look for
     /// `MIN` among them.
@@ -44,9 +50,15 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// let filled = generator.try_generate_batch(&mut ids)?;
     /// assert!(filled >= 1);
     /// assert!(ids[..filled].windows(2).all(|pair| pair[0] < pair[1]));
+    ///
+    /// // Typed IDs, as any ID type's.
+    /// struct User;
+    /// let mut users = [ulid_flake_core::Id::<User>::MIN; 100];
+    /// let filled = generator.try_generate_batch(&mut users)?;
+    /// assert!(filled >= 1 && users[0].to_ulid_flake() > ids[0]);
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
-    pub fn try_generate_batch(&self, out: &mut [UlidFlake]) -> Result<usize, Error> {
+    pub fn try_generate_batch<I: IdType>(&self, out: &mut [I]) -> Result<usize, Error> {
         if out.is_empty() {
             return Ok(0);
         }
@@ -61,11 +73,11 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 // by a constant (an x86 shift by a variable count takes three micro-ops).
                 let (last, filled) = match (self.config.entropy_bytes, self.config.randomness_shift)
                 {
-                    (1, 0) => self.fill_run::<1, 0>(first, out),
-                    (2, 0) => self.fill_run::<2, 0>(first, out),
-                    (_, 0) => self.fill_run::<3, 0>(first, out),
-                    (1, _) => self.fill_run::<1, SCALABILITY_ID_BITS>(first, out),
-                    (_, _) => self.fill_run::<2, SCALABILITY_ID_BITS>(first, out),
+                    (1, 0) => self.fill_run::<1, 0, I>(first, out),
+                    (2, 0) => self.fill_run::<2, 0, I>(first, out),
+                    (_, 0) => self.fill_run::<3, 0, I>(first, out),
+                    (1, _) => self.fill_run::<1, SCALABILITY_ID_BITS, I>(first, out),
+                    (_, _) => self.fill_run::<2, SCALABILITY_ID_BITS, I>(first, out),
                 };
                 written = written.max(filled);
                 Ok((last, filled))
@@ -75,7 +87,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
         // equal an ID the winner issued.
         let issued = *result.as_ref().unwrap_or(&0);
         if written > issued {
-            out[issued..written].fill(UlidFlake::MIN);
+            out[issued..written].fill(I::from_ulid_flake(UlidFlake::MIN));
         }
         result
     }
@@ -85,10 +97,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// entropy size in bytes: each increment is `N` random bytes (little-endian), a zero
     /// skipped, drawn a buffer at a time; `SHIFT` is where the randomness starts in the ID.
     #[inline(always)]
-    fn fill_run<const N: usize, const SHIFT: u32>(
+    fn fill_run<const N: usize, const SHIFT: u32, I: IdType>(
         &self,
         first: u64,
-        out: &mut [UlidFlake],
+        out: &mut [I],
     ) -> (u64, usize) {
         DRAWS.with(|draws| {
             let mut borrowed = draws.try_borrow_mut();
@@ -98,20 +110,20 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 // A batch made inside a random source's draw for a batch: a buffer of its own.
                 Err(_) => own.insert([0; BUFFER]),
             };
-            self.fill_run_into::<N, SHIFT>(first, out, bytes)
+            self.fill_run_into::<N, SHIFT, I>(first, out, bytes)
         })
     }
 
     /// [`Self::fill_run`], drawing into `bytes`.
     #[inline(always)]
-    fn fill_run_into<const N: usize, const SHIFT: u32>(
+    fn fill_run_into<const N: usize, const SHIFT: u32, I: IdType>(
         &self,
         first: u64,
-        out: &mut [UlidFlake],
+        out: &mut [I],
         bytes: &mut [u8; BUFFER],
     ) -> (u64, usize) {
         let max_increment = (1_u64 << (8 * N)) - 1;
-        out[0] = UlidFlake::from_raw(first);
+        out[0] = I::from_ulid_flake(UlidFlake::from_raw(first));
         let mut last = first;
         let mut room = u64::from(self.config.randomness_max - self.config.randomness_of(first));
         let mut filled = 1;
@@ -122,14 +134,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             // zero skip.
             let safe = usize::try_from(room / max_increment).unwrap_or(usize::MAX);
             if safe == 0 {
-                let (end, more) = self.fill_checked::<N>(last, room, &mut out[filled..], bytes);
+                let (end, more) = self.fill_checked::<N, I>(last, room, &mut out[filled..], bytes);
                 return (end, filled + more);
             }
             let drawn = &mut bytes[..wanted.min(safe) * N];
             self.random.fill_bytes(drawn);
             let start = last;
             let issued;
-            (last, issued) = issue_drawn::<N, SHIFT>(last, drawn, &mut out[filled..]);
+            (last, issued) = match I::as_ulid_flakes(&mut out[filled..]) {
+                Some(slots) => issue_drawn::<N, SHIFT>(last, drawn, slots),
+                None => issue_through_a_buffer::<N, SHIFT, I>(last, drawn, &mut out[filled..]),
+            };
             filled += issued;
             room -= (last - start) >> SHIFT;
         }
@@ -140,11 +155,11 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// and the first that does not fit ends the run. Returns the last ID and how many it
     /// wrote into `out`, drawing into `bytes`.
     #[cold]
-    fn fill_checked<const N: usize>(
+    fn fill_checked<const N: usize, I: IdType>(
         &self,
         mut last: u64,
         mut room: u64,
-        out: &mut [UlidFlake],
+        out: &mut [I],
         bytes: &mut [u8; BUFFER],
     ) -> (u64, usize) {
         let unit = 1_u64 << self.config.randomness_shift;
@@ -162,7 +177,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
                 }
                 room -= increment;
                 last += increment * unit;
-                out[filled] = UlidFlake::from_raw(last);
+                out[filled] = I::from_ulid_flake(UlidFlake::from_raw(last));
                 filled += 1;
             }
         }
@@ -185,6 +200,24 @@ fn issue_drawn<const N: usize, const SHIFT: u32>(
         return unsafe { sums::issue_drawn::<SHIFT>(last, drawn, slots) };
     }
     issue_sixteens::<N, SHIFT, Steps>(last, drawn, slots)
+}
+
+/// [`issue_drawn`] for a type whose slots are not `UlidFlake`s (a `newtype!` key): into a
+/// buffer, then each ID converted into its slot.
+#[inline(always)]
+fn issue_through_a_buffer<const N: usize, const SHIFT: u32, I: IdType>(
+    last: u64,
+    drawn: &[u8],
+    slots: &mut [I],
+) -> (u64, usize) {
+    let mut buffer = [UlidFlake::MIN; BUFFER];
+    // As many entries as `slots` has, as `issue_drawn` may take: at least one an increment.
+    let entries = slots.len().min(BUFFER);
+    let (last, issued) = issue_drawn::<N, SHIFT>(last, drawn, &mut buffer[..entries]);
+    for (slot, id) in slots.iter_mut().zip(&buffer[..issued]) {
+        *slot = I::from_ulid_flake(*id);
+    }
+    (last, issued)
 }
 
 /// Sixteen increments at a time: when none of their bytes is 0 (94 % of sixteens with

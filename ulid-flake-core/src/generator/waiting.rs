@@ -13,6 +13,7 @@ use super::clock::Clock;
 use super::random::RandomSource;
 use super::state::Generator;
 use crate::error::Error;
+use crate::id_type::IdType;
 use crate::layout::RANDOMNESS_BITS;
 use crate::ulid_flake::UlidFlake;
 
@@ -62,7 +63,8 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     ///
     /// As [`Generator::generate`]. The entries filled before an error are issued
     /// IDs (the generator will not make them again), in a prefix of `out`; the rest is as
-    /// [`Generator::try_generate_batch`] leaves it: as it was, or [`UlidFlake::MIN`].
+    /// [`Generator::try_generate_batch`] leaves it: as it was, or the type's `MIN`. `out` is
+    /// a slice of any ID type, as there.
     ///
     /// ```
     /// use ulid_flake_core::{UlidFlake, generator::Generator};
@@ -74,7 +76,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
-    pub fn generate_batch(&self, out: &mut [UlidFlake]) -> Result<(), Error> {
+    pub fn generate_batch<I: IdType>(&self, out: &mut [I]) -> Result<(), Error> {
         let mut filled = 0;
         while filled < out.len() {
             filled += self.waiting(|| self.try_generate_batch(&mut out[filled..]))?;
@@ -151,7 +153,7 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// # }
     /// ```
     #[cfg(feature = "tokio")]
-    pub async fn generate_batch_async(&self, out: &mut [UlidFlake]) -> Result<(), Error> {
+    pub async fn generate_batch_async<I: IdType>(&self, out: &mut [I]) -> Result<(), Error> {
         let mut filled = 0;
         while filled < out.len() {
             filled += self
@@ -276,9 +278,9 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
 /// ([`Generator::try_generate_batch`]), and the next part waits for the next millisecond
 /// rather than swap again in this one, where another thread's ID could have come between
 /// the two parts. `None` once `out` is full.
-fn short_part_ms(out: &[UlidFlake], filled: usize) -> Option<u64> {
+fn short_part_ms<I: IdType>(out: &[I], filled: usize) -> Option<u64> {
     out[..filled]
         .last()
         .filter(|_| filled < out.len())
-        .map(|last| last.ms_since_epoch())
+        .map(|last| last.to_ulid_flake().ms_since_epoch())
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use ulid_flake_core::generator::{Generator, Layout, RandomSource, ThreadRandom};
 use ulid_flake_core::lease::{LeaseOptions, ScalabilityIdLease};
-use ulid_flake_core::{Error, UlidFlake};
+use ulid_flake_core::{Error, Id, PrefixedId, UlidFlake};
 
 use crate::support::{ManualClock, ScriptedRandom, StubTable, at};
 
@@ -175,8 +175,8 @@ fn a_scalable_batch_shifts_its_increments_past_the_scalability_id() {
 fn an_empty_batch_fills_nothing_without_reading_the_clock() {
     // The clock reads before the epoch: any reading would fail.
     let generator = scripted(at(-1));
-    assert_eq!(generator.try_generate_batch(&mut []), Ok(0));
-    generator.generate_batch(&mut []).unwrap();
+    assert_eq!(generator.try_generate_batch(&mut [UlidFlake::MIN; 0]), Ok(0));
+    generator.generate_batch(&mut [UlidFlake::MIN; 0]).unwrap();
     // A batch of one reads it, after taking its draw (which the failure leaves unused).
     generator.random_source().push(&[0]);
     assert_eq!(
@@ -585,4 +585,64 @@ fn a_batch_made_inside_a_random_source_s_bulk_draw_issues_its_own_ids() {
     let made = generator.random_source().made.borrow();
     assert_eq!(made.len(), 600);
     assert_steps(&made, 0x0202_0202 & FIELD_MAX, 2);
+}
+
+struct User;
+
+impl ulid_flake_core::Prefix for User {
+    const PREFIX: &'static str = "user";
+}
+
+ulid_flake_core::newtype! {
+    /// A key of the tests.
+    struct Key;
+}
+
+/// A fresh draw of 10, then 1-byte increments 1, 2, 3, 4 over and over.
+fn script_of_increments() -> Generator<ManualClock, ScriptedRandom> {
+    let generator = scripted(at(100));
+    let mut words = vec![10];
+    words.extend(std::iter::repeat_n(bytes([1, 2, 3, 4]), 100));
+    generator.random_source().push(&words);
+    generator
+}
+
+/// A batch of 300 into a slice of 301 `$min`s, on [`script_of_increments`]: the IDs (as
+/// `UlidFlake`s, by `$to`), and whether the entry past them is still `$min`.
+macro_rules! batch_of_300 {
+    ($min:expr, $to:expr) => {{
+        let generator = script_of_increments();
+        let mut out = [$min; 301];
+        assert_eq!(generator.try_generate_batch(&mut out[..300]), Ok(300));
+        let ids: Vec<UlidFlake> = out[..300].iter().map($to).collect();
+        (ids, out[300] == $min)
+    }};
+}
+
+/// Every ID type's slice takes a batch, and the same IDs as a `UlidFlake` slice from the same
+/// script: in place for the crate's own types, through a buffer for a `newtype!` key.
+#[test]
+fn every_id_type_s_slice_takes_the_same_batch() {
+    let (reference, _) = batch_of_300!(UlidFlake::MIN, |id: &UlidFlake| *id);
+    assert_eq!(reference[0], UlidFlake::from_parts(100, 10).unwrap());
+    assert_eq!(reference[299], UlidFlake::from_parts(100, 756).unwrap());
+    let expected = (reference, true);
+    assert_eq!(
+        batch_of_300!(Id::<User>::MIN, |id: &Id<User>| id.to_ulid_flake()),
+        expected
+    );
+    assert_eq!(
+        batch_of_300!(PrefixedId::<User>::MIN, |id: &PrefixedId<User>| id
+            .to_ulid_flake()),
+        expected
+    );
+    assert_eq!(batch_of_300!(Key::MIN, |key: &Key| key.0), expected);
+}
+
+/// The waiting batch fills a key's slice across milliseconds, as a `UlidFlake` slice's.
+#[test]
+fn a_waiting_batch_fills_a_key_s_slice() {
+    let mut keys = vec![Key::MIN; 5_000];
+    Generator::new().generate_batch(&mut keys).unwrap();
+    assert!(keys.windows(2).all(|pair| pair[0] < pair[1]));
 }
