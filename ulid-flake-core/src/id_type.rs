@@ -12,6 +12,10 @@ use crate::ulid_flake::UlidFlake;
 ///
 /// Not public API: `newtype!` implements it; the integrations' macros are written against it.
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an ID type",
+    note = "an ID type is `UlidFlake`, `Id<T>`, `PrefixedId<T>` or a `newtype!` key"
+)]
 pub trait IdType: Copy {
     /// The prefix of the type's text, without the `_`; `None` for the bare 13 characters.
     const PREFIX: Option<&'static str>;
@@ -31,8 +35,8 @@ pub trait IdType: Copy {
 
     /// `ids` as the `UlidFlake`s they are, for the crate's own types (each
     /// `#[repr(transparent)]` over one), so that a batch writes them in place; `None` for a
-    /// `newtype!` key, whose batches go through a buffer (saying its layout would take unsafe
-    /// code in the key's crate, which may forbid it).
+    /// `newtype!` key, whose batch is converted one ID at a time. A batch takes only `ids`
+    /// themselves: any other slice, and it converts.
     fn as_ulid_flakes(ids: &mut [Self]) -> Option<&mut [UlidFlake]> {
         let _ = ids;
         None

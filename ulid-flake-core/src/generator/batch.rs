@@ -22,10 +22,10 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// drawn and not used: with a scripted [`RandomSource`], the calls after such a batch draw
     /// from further along the script than after as many single calls.
     ///
-    /// `out` is a slice of any ID type: [`UlidFlake`], [`Id<T>`](crate::Id),
-    /// [`PrefixedId<T>`](crate::PrefixedId) or a [`newtype!`](crate::newtype) key, the same
-    /// IDs for each (a key's are written through a buffer of `UlidFlake`s: its crate cannot
-    /// tell this one its layout without unsafe code).
+    /// `out` is a slice of any ID type (the bound `IdType` is theirs): [`UlidFlake`],
+    /// [`Id<T>`](crate::Id), [`PrefixedId<T>`](crate::PrefixedId) or a
+    /// [`newtype!`](crate::newtype) key, the same IDs for each (a key's converted one at a
+    /// time, the others written in place).
     ///
     /// Only that many entries are IDs. The rest of `out` is as it was, or the type's `MIN`
     /// ([`UlidFlake::MIN`]) where an attempt that lost a race with another thread had written
@@ -141,9 +141,17 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
             self.random.fill_bytes(drawn);
             let start = last;
             let issued;
-            (last, issued) = match I::as_ulid_flakes(&mut out[filled..]) {
-                Some(slots) => issue_drawn::<N, SHIFT>(last, drawn, slots),
-                None => issue_through_a_buffer::<N, SHIFT, I>(last, drawn, &mut out[filled..]),
+            let rest = &mut out[filled..];
+            let (rest_len, rest_start) = (rest.len(), rest.as_ptr().cast::<u8>());
+            (last, issued) = match I::as_ulid_flakes(rest) {
+                // The rest of `out` itself, not a slice a hand-written `IdType` made up.
+                Some(slots)
+                    if slots.len() == rest_len
+                        && core::ptr::eq(slots.as_ptr().cast::<u8>(), rest_start) =>
+                {
+                    issue_drawn::<N, SHIFT>(last, drawn, slots)
+                }
+                _ => issue_through_a_buffer::<N, SHIFT, I>(last, drawn, &mut out[filled..]),
             };
             filled += issued;
             room -= (last - start) >> SHIFT;

@@ -74,6 +74,12 @@ impl<C: Clock, R: RandomSource> Generator<C, R> {
     /// let mut ids = vec![UlidFlake::MIN; 10_000];
     /// generator.generate_batch(&mut ids)?;
     /// assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    ///
+    /// // Any ID type's slice, from the process-wide generator too.
+    /// struct User;
+    /// let mut users = vec![ulid_flake_core::Id::<User>::MIN; 1_000];
+    /// ulid_flake_core::generator::default_generator()?.generate_batch(&mut users)?;
+    /// assert!(users.windows(2).all(|pair| pair[0] < pair[1]));
     /// # Ok::<(), ulid_flake_core::Error>(())
     /// ```
     pub fn generate_batch<I: IdType>(&self, out: &mut [I]) -> Result<(), Error> {

@@ -338,48 +338,63 @@ impl RandomSource for InterruptedRandom {
     }
 }
 
+/// A batch into a slice of `$min`s that loses a race: its first attempt, from `start`,
+/// takes increment 1, then the bulk draw, during which another call issues start + 8; then
+/// three increments of 1 (start + 2 ..= start + 4, never issued). Its second attempt, from
+/// start + 8: increment 1, then room for one more. Returns what the other call issued and the
+/// slice, as `UlidFlake`s by `$to`.
+macro_rules! batch_that_loses_a_race {
+    ($start:expr, $min:expr, $to:expr) => {{
+        let generator = Arc::new(
+            Generator::builder()
+                .clock(ManualClock::new(at(100)))
+                .random_source(InterruptedRandom::default())
+                .build()
+                .unwrap(),
+        );
+        generator.random_source().0.push(&[$start]);
+        assert_eq!(generator.try_generate(), Ok(ids(&[(100, $start)])[0]));
+        let other = Arc::clone(&generator);
+        let issued_meanwhile = Arc::new(std::sync::Mutex::new(None));
+        let record = Arc::clone(&issued_meanwhile);
+        INTERRUPTION.with(|slot| {
+            *slot.borrow_mut() = Some(Box::new(move || {
+                *record.lock().unwrap() = Some(other.try_generate());
+            }));
+        });
+        generator
+            .random_source()
+            .0
+            .push(&[1, 8, bytes([1, 1, 1, 0]), 1, bytes([1, 1, 1, 0])]);
+        let mut out = [$min; 4];
+        assert_eq!(generator.try_generate_batch(&mut out), Ok(2));
+        assert_eq!(generator.random_source().0.left(), 0);
+        let issued_meanwhile = *issued_meanwhile.lock().unwrap();
+        (issued_meanwhile, out.iter().map($to).collect::<Vec<UlidFlake>>())
+    }};
+}
+
+/// A batch that loses a race leaves the type's `MIN` where it had written IDs it then did not
+/// issue, in a `UlidFlake` slice as in a key's.
 #[test]
 fn a_batch_that_loses_a_race_leaves_no_unissued_id_in_the_slice() {
-    let generator = Arc::new(
-        Generator::builder()
-            .clock(ManualClock::new(at(100)))
-            .random_source(InterruptedRandom::default())
-            .build()
-            .unwrap(),
-    );
     let start = FIELD_MAX - 10;
-    generator.random_source().0.push(&[start]);
-    assert_eq!(generator.try_generate(), Ok(ids(&[(100, start)])[0]));
-    // The batch's first attempt: increment 1, then the bulk draw, during which another
-    // call issues start + 8; then three increments of 1 (start + 2 ..= start + 4, never
-    // issued). Its second attempt, from start + 8: increment 1, then room for one more.
-    let other = Arc::clone(&generator);
-    let issued_meanwhile = Arc::new(std::sync::Mutex::new(None));
-    let record = Arc::clone(&issued_meanwhile);
-    INTERRUPTION.with(|slot| {
-        *slot.borrow_mut() = Some(Box::new(move || {
-            *record.lock().unwrap() = Some(other.try_generate());
-        }));
-    });
-    generator
-        .random_source()
-        .0
-        .push(&[1, 8, bytes([1, 1, 1, 0]), 1, bytes([1, 1, 1, 0])]);
-    let mut out = [UlidFlake::MIN; 4];
-    assert_eq!(generator.try_generate_batch(&mut out), Ok(2));
-    assert_eq!(
-        *issued_meanwhile.lock().unwrap(),
-        Some(Ok(ids(&[(100, start + 8)])[0]))
-    );
-    assert_eq!(
-        out.to_vec(),
+    let expected = (
+        Some(Ok(ids(&[(100, start + 8)])[0])),
         [
             ids(&[(100, start + 9), (100, start + 10)]),
-            vec![UlidFlake::MIN; 2]
+            vec![UlidFlake::MIN; 2],
         ]
-        .concat()
+        .concat(),
     );
-    assert_eq!(generator.random_source().0.left(), 0);
+    assert_eq!(
+        batch_that_loses_a_race!(start, UlidFlake::MIN, |id: &UlidFlake| *id),
+        expected
+    );
+    assert_eq!(
+        batch_that_loses_a_race!(start, Key::MIN, |key: &Key| key.0),
+        expected
+    );
 }
 
 /// Randomness from a byte stream, however it is asked for: `next_u32` takes the next four
@@ -437,7 +452,8 @@ fn reference_batch(
 /// The randomness of the IDs a batch of `len` issues with `entropy_bytes`-byte increments, in
 /// the scalable layout (scalability id 7) or the stand-alone one, when its fresh draw is
 /// `fresh` and its bulk draws are `increments`; checks that every ID is in the clock's
-/// millisecond (and has the scalability id) and that the rest of the slice is as it was.
+/// millisecond (and has the scalability id), that the rest of the slice is as it was, and that
+/// a `newtype!` key's slice, converted one ID at a time, takes the same IDs from the same draws.
 fn batch_randomness(
     entropy_bytes: usize,
     scalable: bool,
@@ -452,15 +468,20 @@ fn batch_randomness(
     } else {
         Layout::StandAlone
     };
-    let generator = Generator::builder()
-        .layout(layout)
-        .entropy_bytes(entropy_bytes as u8)
-        .clock(ManualClock::new(at(100)))
-        .random_source(ByteStream(std::sync::Mutex::new(stream)))
-        .build()
-        .unwrap();
+    let generator = || {
+        Generator::builder()
+            .layout(layout)
+            .entropy_bytes(entropy_bytes as u8)
+            .clock(ManualClock::new(at(100)))
+            .random_source(ByteStream(std::sync::Mutex::new(stream.clone())))
+            .build()
+            .unwrap()
+    };
     let mut out = vec![UlidFlake::MAX; len];
-    let filled = generator.try_generate_batch(&mut out).unwrap();
+    let filled = generator().try_generate_batch(&mut out).unwrap();
+    let mut keys = vec![Key::MAX; len];
+    assert_eq!(generator().try_generate_batch(&mut keys), Ok(filled));
+    assert!(keys.iter().zip(&out).all(|(key, id)| key.0 == *id));
     assert!(out[..filled].iter().all(|id| id.ms_since_epoch() == 100));
     assert!(out[filled..].iter().all(|&id| id == UlidFlake::MAX));
     if scalable {
@@ -645,4 +666,108 @@ fn a_waiting_batch_fills_a_key_s_slice() {
     let mut keys = vec![Key::MIN; 5_000];
     Generator::new().generate_batch(&mut keys).unwrap();
     assert!(keys.windows(2).all(|pair| pair[0] < pair[1]));
+}
+
+/// The waiting batch fills a key's slice across a millisecond as a `UlidFlake` slice, on a
+/// scripted clock: the same IDs, the same wait, in both layouts.
+#[test]
+fn a_waiting_batch_into_a_key_s_slice_crosses_a_millisecond_as_ulid_flake_s() {
+    let stand_alone = [FIELD_MAX - 1, bytes([1, 5, 5, 0]), 7, bytes([3, 0, 0, 0])];
+    let scalable = [
+        u32::from(SCALABLE_FIELD_MAX) - 3,
+        0x0002_0001,
+        0x0000_0005,
+        9,
+        0x0003_0000,
+        0x0000_0004,
+    ];
+    for (layout, entropy_bytes, script) in [
+        (Layout::StandAlone, 1, &stand_alone[..]),
+        (Layout::Scalable { scalability_id: 7 }, 2, &scalable[..]),
+    ] {
+        let generator = || {
+            let generator = Generator::builder()
+                .layout(layout)
+                .entropy_bytes(entropy_bytes)
+                .clock(ManualClock::new(at(100)))
+                .random_source(ScriptedRandom::default())
+                .build()
+                .unwrap();
+            generator.random_source().push(script);
+            generator
+        };
+        let (ids, keys) = (generator(), generator());
+        let mut out = [UlidFlake::MIN; 5];
+        ids.generate_batch(&mut out[..4]).unwrap();
+        let mut key_out = [Key::MIN; 5];
+        keys.generate_batch(&mut key_out[..4]).unwrap();
+        assert_eq!(key_out.map(|key| key.0), out, "{layout:?}");
+        assert_eq!(out[3].ms_since_epoch(), 101, "{layout:?}");
+        assert_eq!((ids.clock().waits(), keys.clock().waits()), (vec![at(101)], vec![at(101)]));
+    }
+}
+
+/// The async batch fills a key's slice across a millisecond.
+#[cfg(feature = "tokio")]
+#[tokio::test]
+async fn an_async_batch_into_a_key_s_slice_crosses_a_millisecond() {
+    let generator = scripted(at(100));
+    generator
+        .random_source()
+        .push(&[FIELD_MAX, bytes([1, 0, 0, 0]), 7, bytes([3, 0, 0, 0])]);
+    let mut out = [Key::MIN; 3];
+    generator.generate_batch_async(&mut out).await.unwrap();
+    assert_eq!(
+        out.map(|key| key.0).to_vec(),
+        ids(&[(100, FIELD_MAX), (101, 7), (101, 10)])
+    );
+    assert_eq!(generator.clock().waits(), [at(101)]);
+}
+
+/// An ID type written by hand (the trait is hidden, not sealed) whose `as_ulid_flakes` gives a
+/// slice other than its own: shorter, or longer and elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Liar(UlidFlake);
+
+/// What [`Liar::as_ulid_flakes`] gives: 3 entries (`true`), or 5,000 elsewhere.
+static LIAR_SHORT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+impl ulid_flake_core::__private::IdType for Liar {
+    const PREFIX: Option<&'static str> = None;
+    const NAME: &'static str = "Liar";
+
+    fn from_ulid_flake(value: UlidFlake) -> Self {
+        Self(value)
+    }
+
+    fn to_ulid_flake(self) -> UlidFlake {
+        self.0
+    }
+
+    fn as_ulid_flake(&self) -> &UlidFlake {
+        &self.0
+    }
+
+    fn as_ulid_flakes(_: &mut [Self]) -> Option<&mut [UlidFlake]> {
+        Some(if LIAR_SHORT.load(std::sync::atomic::Ordering::SeqCst) {
+            Box::leak(Box::new([UlidFlake::MIN; 3]))
+        } else {
+            Box::leak(vec![UlidFlake::MIN; 5_000].into_boxed_slice())
+        })
+    }
+}
+
+/// A batch writes in place only into its slice itself: given another, it converts each ID, so
+/// a slice a hand-written `IdType` makes up neither panics the batch (shorter) nor leaves the
+/// entries it counts unwritten (elsewhere).
+#[test]
+fn a_batch_writes_in_place_only_into_its_own_slice() {
+    let (reference, _) = batch_of_300!(UlidFlake::MIN, |id: &UlidFlake| *id);
+    for short in [true, false] {
+        LIAR_SHORT.store(short, std::sync::atomic::Ordering::SeqCst);
+        let generator = script_of_increments();
+        let mut out = [Liar(UlidFlake::MAX); 300];
+        assert_eq!(generator.try_generate_batch(&mut out), Ok(300), "{short}");
+        assert_eq!(out.map(|liar| liar.0).to_vec(), reference, "{short}");
+    }
 }

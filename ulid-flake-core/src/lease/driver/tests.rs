@@ -1461,8 +1461,10 @@ fn a_child_forked_in_a_renewal_while_another_holds_the_record_goes_on() {
 
 /// A subscriber that writes each event under stderr's lock, as `tracing-subscriber`'s `fmt`
 /// does.
+#[cfg(feature = "tracing01")]
 struct LockingSubscriber;
 
+#[cfg(feature = "tracing01")]
 impl tracing::Subscriber for LockingSubscriber {
     fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
         true
@@ -1489,6 +1491,7 @@ impl tracing::Subscriber for LockingSubscriber {
 /// A child forked in a renewal while another thread of the parent held stderr's lock, under
 /// a subscriber that writes under it, emits no event (its loss's): it would wait for that lock
 /// for good.
+#[cfg(feature = "tracing01")]
 #[test]
 fn a_child_forked_in_a_renewal_emits_no_event() {
     let ended = child_of_a_renewal_forked_while(
