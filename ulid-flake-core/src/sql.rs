@@ -79,13 +79,12 @@
 //! install waits, as a lease does, as long as its epoch is later than the last holder's:
 //! the `lease` module), and fails when all 32 are leased. Installing a namespace again
 //! answers the same id, once it has checked that the reservation is still there. A foreign
-//! key and triggers keep the
-//! reserved row (no `DELETE`, `UPDATE` or `TRUNCATE` takes it away) and the generator's row
-//! (its id and epoch are fixed); PostgreSQL also checks the row at every call and fails
-//! when it is gone. MariaDB checks it at install only (a read within an `INSERT` would lock
-//! the row until the inserter commits, and make a lease that tries the id wait): with the
-//! triggers dropped, or `foreign_key_checks` off, a lease could take the id and repeat the
-//! database's keys.
+//! key and triggers keep the reserved row (no `DELETE`, `UPDATE` or `TRUNCATE` takes it
+//! away) and the generator's row (its id and epoch are fixed); PostgreSQL also checks the row
+//! at every call and fails when it is gone. MariaDB checks it at install only (a read within
+//! an `INSERT` would lock the row until the inserter commits, and make a lease that tries the
+//! id wait): with the triggers dropped, or `foreign_key_checks` off, a lease could take the
+//! id and repeat the database's keys.
 //!
 //! **Never a duplicate** within one primary database, whatever its clock does: each key is
 //! made from the state the key before left (its Unix millisecond and randomness), under one

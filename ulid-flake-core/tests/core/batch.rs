@@ -660,14 +660,6 @@ fn every_id_type_s_slice_takes_the_same_batch() {
     assert_eq!(batch_of_300!(Key::MIN, |key: &Key| key.0), expected);
 }
 
-/// The waiting batch fills a key's slice across milliseconds, as a `UlidFlake` slice's.
-#[test]
-fn a_waiting_batch_fills_a_key_s_slice() {
-    let mut keys = vec![Key::MIN; 5_000];
-    Generator::new().generate_batch(&mut keys).unwrap();
-    assert!(keys.windows(2).all(|pair| pair[0] < pair[1]));
-}
-
 /// The waiting batch fills a key's slice across a millisecond as a `UlidFlake` slice, on a
 /// scripted clock: the same IDs, the same wait, in both layouts.
 #[test]

@@ -8,7 +8,7 @@ use ulid_flake_core::lease::{LeaseClock, LeaseOptions, ScalabilityIdLease};
 use ulid_flake_core::{Error, UlidFlake};
 
 use crate::lease::LocalTable;
-use crate::support::{ManualClock, at};
+use crate::support::{ManualClock, SIGNAL_FORKED, at, fork_on_sigusr2};
 
 const IDS: usize = 16;
 
@@ -297,17 +297,6 @@ impl RandomSource for ForkingRandom {
     }
 }
 
-/// The child's pid in the parent after a fork from [`fork_on_signal`], 0 in the child, -1
-/// before it.
-static SIGNAL_FORK_PID: AtomicI32 = AtomicI32::new(-1);
-
-extern "C" fn fork_on_signal(_: libc::c_int) {
-    // SAFETY: glibc's fork runs the atfork handlers; the child goes on with the interrupted
-    // code and ends with _exit below.
-    let pid = unsafe { libc::fork() };
-    SIGNAL_FORK_PID.store(pid, Ordering::SeqCst);
-}
-
 /// A fork from a signal handler at a random moment of a thread making IDs, so that it often
 /// lands in the middle of a draw: the draw's store then lands after the fork handler's discard
 /// of the thread's bytes drawn ahead (or a refill of them ends from the parent's stream), and
@@ -317,17 +306,7 @@ extern "C" fn fork_on_signal(_: libc::c_int) {
 #[test]
 fn a_fork_from_a_signal_handler_during_a_draw_issues_none_of_the_parent_s_ids() {
     const FORKS: usize = 400;
-    // SAFETY: a handler for a signal nothing else in the tests sends; the struct is zeroed
-    // as sigaction(2) takes it, then filled.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = fork_on_signal as *const () as libc::sighandler_t;
-        action.sa_flags = libc::SA_RESTART;
-        assert_eq!(
-            libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut()),
-            0
-        );
-    }
+    fork_on_sigusr2();
     // SAFETY: an anonymous shared mapping, for the child's IDs.
     let shared = unsafe {
         libc::mmap(
@@ -355,7 +334,7 @@ fn a_fork_from_a_signal_handler_during_a_draw_issues_none_of_the_parent_s_ids() 
             .build()
             .unwrap();
         generator.try_generate().unwrap();
-        SIGNAL_FORK_PID.store(-1, Ordering::SeqCst);
+        SIGNAL_FORKED.store(-1, Ordering::SeqCst);
         let delay = std::time::Duration::from_nanos(1 + state % 50_000);
         let sender = std::thread::spawn(move || {
             std::thread::sleep(delay);
@@ -364,14 +343,14 @@ fn a_fork_from_a_signal_handler_during_a_draw_issues_none_of_the_parent_s_ids() 
         });
         // The draw comes first in every call, so calls that fail once the millisecond is
         // used up still draw.
-        while SIGNAL_FORK_PID.load(Ordering::SeqCst) == -1 {
+        while SIGNAL_FORKED.load(Ordering::SeqCst) == -1 {
             let _ = std::hint::black_box(generator.try_generate());
         }
         let ids: [u64; IDS] = std::array::from_fn(|index| {
             generator.clock().set(start + 1 + index as i64);
             generator.try_generate().unwrap().to_u64()
         });
-        match SIGNAL_FORK_PID.load(Ordering::SeqCst) {
+        match SIGNAL_FORKED.load(Ordering::SeqCst) {
             0 => {
                 for (index, id) in ids.iter().enumerate() {
                     // SAFETY: within the page mapped above, shared with the parent.

@@ -14,7 +14,7 @@ use ulid_flake_core::lease::{
     ScalabilityIdLease,
 };
 
-use crate::support::report_of_child;
+use crate::support::{SIGNAL_FORKED, fork_on_sigusr2, report_of_child};
 
 /// A table in this process: grants every id, counts the takes, and records the releases,
 /// each after `release_takes`.
@@ -588,16 +588,6 @@ fn fork_during_a_release_probe() {
     println!("REPORT parent {parent:?} {released:?}; child {child}");
 }
 
-/// The pid of the child [`fork_from_a_signal_handler`] forked, in the parent (-1 before).
-static SIGNAL_FORKED: AtomicI32 = AtomicI32::new(-1);
-
-extern "C" fn fork_from_a_signal_handler(_: libc::c_int) {
-    // SAFETY: the child goes on with the code the signal interrupted, on the signalled thread,
-    // its one thread.
-    let pid = unsafe { libc::fork() };
-    SIGNAL_FORKED.store(pid, Ordering::SeqCst);
-}
-
 /// Not a test of its own: the child side of the test below (hence ignored). While one thread
 /// releases the installed lease (for a second), a second thread's release waits for the
 /// first's lock, and is forked there from a signal handler; the child reports what its
@@ -605,14 +595,7 @@ extern "C" fn fork_from_a_signal_handler(_: libc::c_int) {
 #[test]
 #[ignore = "run in a child process by a_release_forked_while_waiting_for_another_returns_in_the_child"]
 fn fork_while_waiting_to_release_probe() {
-    // SAFETY: a handler for a signal nothing else in this process sends; the struct is zeroed
-    // as sigaction(2) takes it, then filled.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = fork_from_a_signal_handler as *const () as libc::sighandler_t;
-        action.sa_flags = libc::SA_RESTART;
-        assert_eq!(libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut()), 0);
-    }
+    fork_on_sigusr2();
     let table = install_a_lease_released_in_a_second();
     let first = std::thread::spawn(ulid_flake_core::lease::release_installed_lease);
     // The first release holds the lock once the generator stops.

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicI64, Ordering};
 
 use ulid_flake_core::Epoch;
 use ulid_flake_core::generator::{Clock, RandomSource};
@@ -189,5 +189,32 @@ impl ulid_flake_core::lease::LeaseStore for StubTable {
     }
     fn database_time(&mut self, _: std::time::Duration) -> Result<i64, Self::Error> {
         Ok((self.database_us)())
+    }
+}
+
+/// The child's pid in the parent after a fork from [`fork_on_sigusr2`]'s handler, 0 in the
+/// child, -1 before (a test sets it back).
+pub(crate) static SIGNAL_FORKED: AtomicI32 = AtomicI32::new(-1);
+
+extern "C" fn fork_on_signal(_: libc::c_int) {
+    // SAFETY: glibc's fork runs the atfork handlers; the child goes on with the interrupted
+    // code, on the signalled thread (its one thread).
+    let pid = unsafe { libc::fork() };
+    SIGNAL_FORKED.store(pid, Ordering::SeqCst);
+}
+
+/// Makes `SIGUSR2` fork the process, from a handler, on the thread it is sent to: a fork at
+/// whatever moment that thread was in. Nothing else in the tests sends it.
+pub(crate) fn fork_on_sigusr2() {
+    // SAFETY: the struct is zeroed as sigaction(2) takes it, then filled; the handler only
+    // forks and stores an atomic.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = fork_on_signal as *const () as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        assert_eq!(
+            libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut()),
+            0
+        );
     }
 }

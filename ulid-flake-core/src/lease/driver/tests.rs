@@ -1592,60 +1592,13 @@ fn a_confirmation_in_a_forked_child_closes_the_gate_it_opened() {
     assert_eq!(generated.map(|id| id.scalability_id()), Ok(5));
 }
 
-/// A clock whose monotonic reading, once armed, pauses the reading thread until the test lets
-/// it go.
-#[derive(Clone, Default)]
-struct PausingClock {
-    scripted: ScriptedClock,
-    armed: Arc<AtomicBool>,
-    /// 0 idle, 1 paused in a reading, 2 let go.
-    phase: Arc<(Mutex<u8>, std::sync::Condvar)>,
-}
-
-impl PausingClock {
-    /// Waits until a reading is paused, or sets the phase and wakes the reading.
-    fn wait_for_phase(&self, phase: u8) {
-        let (current, changed) = &*self.phase;
-        let mut current = current.lock().unwrap();
-        while *current != phase {
-            current = changed.wait(current).unwrap();
-        }
-    }
-
-    fn set_phase(&self, phase: u8) {
-        let (current, changed) = &*self.phase;
-        *current.lock().unwrap() = phase;
-        changed.notify_all();
-    }
-}
-
-impl Clock for PausingClock {
-    fn unix_ms(&self) -> i64 {
-        self.scripted.unix_ms()
-    }
-}
-
-impl LeaseClock for PausingClock {
-    fn monotonic(&self) -> Duration {
-        if self.armed.swap(false, Ordering::SeqCst) {
-            self.set_phase(1);
-            self.wait_for_phase(2);
-        }
-        self.scripted.monotonic()
-    }
-
-    fn sleep(&self, duration: Duration) {
-        self.scripted.sleep(duration);
-    }
-}
-
-/// A status read whose clock readings come before a confirmation and whose record comes
+/// A status read whose clock reading comes before a confirmation and whose record comes
 /// after it (a skewed lease whose clocks agree again) reports the lease held: it reads the
 /// gate under the record's lock. Read before the lock, the gate was the one before the
 /// confirmation, and the lease, never lost, was reported lost (a review's reproduction).
 #[test]
 fn a_status_read_across_a_confirmation_reports_no_loss() {
-    let clock = PausingClock::default();
+    let clock = StallingClock::new();
     let table = Table::new(&clock.scripted);
     let mut driver = driver(&clock, &table, 2..=2);
     driver.acquire_first().unwrap();
@@ -1658,11 +1611,14 @@ fn a_status_read_across_a_confirmation_reports_no_loss() {
 
     let shared = Arc::clone(&driver.shared);
     clock.armed.store(true, Ordering::SeqCst);
-    let reader = std::thread::spawn(move || shared.status());
-    clock.wait_for_phase(1);
-    // The status has read its clocks; the renewal now finds them agreeing again.
+    let reader = std::thread::Builder::new()
+        .name("stalled".into())
+        .spawn(move || shared.status())
+        .unwrap();
+    clock.stall.wait();
+    // The status stalls in its clock reading; the renewal now finds the clocks agreeing again.
     assert_eq!(driver.step().0, Outcome::Held);
-    clock.set_phase(2);
+    clock.stall.wait();
     let status = reader.join().unwrap();
     assert_eq!((status.state, status.losses), (LeaseState::Held, 0));
     assert!(generate(&driver).is_ok());
